@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const optionalUrl = z.url().optional();
+
+/**
+ * Every environment variable the API reads, validated once at boot (see `.env.example`).
+ * Empty strings count as unset so a blank line in an env file does not break the start.
+ */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: int(0, 65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for the embedded SQLite storage)')
+      .optional(),
+    MASTER_ENCRYPTION_KEY: z
+      .string()
+      .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex characters or base64')
+      .optional(),
+    PREVIOUS_ENCRYPTION_KEYS: z.string().optional(),
+    SQLITE_ROOT: z.string().optional(),
+    DEMO_DATABASE: bool.default(true),
+    FRONTEND_DIST: z.string().optional(),
+    CORS_ORIGIN: z.string().optional(),
+
+    TOKEN_TTL_HOURS: int(1, 24 * 365).default(24 * 30),
+    LOGIN_MAX_FAILURES: int(1, 1000).default(5),
+    LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
+
+    CONNECT_TIMEOUT_MS: int(100, 120_000).default(5000),
+    STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(30_000),
+    ROW_LIMIT: int(1, 100_000).default(500),
+    ROW_LIMIT_MAX: int(1, 1_000_000).default(5000),
+    POOL_MAX: int(1, 100).default(5),
+    POOL_CACHE_MAX: int(1, 10_000).default(100),
+    POOL_IDLE_MS: int(1000, 86_400_000).default(300_000),
+    SCHEMA_CACHE_TTL_S: int(0, 86_400).default(300),
+    SCHEMA_SAMPLE_CONCURRENCY: int(1, 64).default(8),
+    SCHEMA_SAMPLE_TIMEOUT_MS: int(100, 60_000).default(3000),
+    SCHEMA_PROMPT_BUDGET: int(1000, 1_000_000).default(24_000),
+
+    DEFAULT_MODEL: z.string().optional(),
+    LM_STUDIO_ENDPOINT: optionalUrl,
+    LM_STUDIO_API_KEY: z.string().optional(),
+    DEEPSEEK_API_KEY: z.string().optional(),
+    DEEPSEEK_BASE_URL: z.url().default('https://api.deepseek.com/v1'),
+    OPENAI_API_KEY: z.string().optional(),
+    OPENAI_BASE_URL: optionalUrl,
+    OPENAI_MODELS: z.string().default('gpt-4o-mini,gpt-4o'),
+    ANTHROPIC_API_KEY: z.string().optional(),
+    ANTHROPIC_MODELS: z.string().default('claude-sonnet-4-5,claude-haiku-4-5'),
+    OLLAMA_BASE_URL: optionalUrl,
+    MODELS_CONFIG: z.string().optional(),
+    MODEL_PROBE_TIMEOUT_MS: int(50, 10_000).default(2000),
+    MODEL_PROBE_TTL_S: int(1, 86_400).default(30),
+    LLM_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
+    LLM_MAX_RETRIES: int(0, 10).default(2),
+    CONTEXT_BUDGET_TOKENS: int(500, 2_000_000).default(12_000),
+    SSE_PING_MS: int(100, 600_000).default(15_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.DATABASE_URL && !env.MASTER_ENCRYPTION_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MASTER_ENCRYPTION_KEY'],
+        message: 'is required when DATABASE_URL is set (server mode); generate one with `openssl rand -hex 32`',
+      });
+    }
+    if (env.ROW_LIMIT > env.ROW_LIMIT_MAX) {
+      ctx.addIssue({ code: 'custom', path: ['ROW_LIMIT'], message: 'must not exceed ROW_LIMIT_MAX' });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig extends Env {
+  /** Absolute DATA_DIR. */
+  dataDir: string;
+  /** Absolute SQLITE_ROOT (default: DATA_DIR/sqlite). */
+  sqliteRoot: string;
+  /** 'server' when DATABASE_URL is set, else 'embedded'. */
+  mode: 'server' | 'embedded';
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment; a bad value throws one ConfigError listing every bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`));
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    ...env,
+    dataDir,
+    sqliteRoot: path.resolve(env.SQLITE_ROOT ?? path.join(dataDir, 'sqlite')),
+    mode: env.DATABASE_URL ? 'server' : 'embedded',
+  };
+}

@@ -1,0 +1,94 @@
+import type { Dialect, SchemaTable } from '@aigis/contracts';
+
+/** Where and how to reach one user database. The password is plaintext here: only in memory, never logged. */
+export interface ConnectionTarget {
+  /** Our connection id; pools are cached under it. */
+  id: string;
+  dialect: Dialect;
+  host?: string | null;
+  port?: number | null;
+  /** postgres/mysql: database name (mysql: optional, all non-system databases when empty). */
+  database?: string | null;
+  user?: string | null;
+  password?: string | null;
+  ssl?: boolean;
+  /** sqlite: absolute path, already checked to lie under SQLITE_ROOT. */
+  filePath?: string | null;
+}
+
+export interface AdapterSettings {
+  connectTimeoutMs: number;
+  poolMax: number;
+}
+
+export interface ExecuteOptions {
+  /** Row cap: at most this many rows are returned; `truncated` says whether more existed. */
+  maxRows: number;
+  /** Statement timeout, enforced by the database and backed by a client-side timer. */
+  timeoutMs: number;
+  /** Aborting cancels the running statement in the database. */
+  signal?: AbortSignal;
+  /**
+   * MySQL: the guard found no top-level LIMIT, so `LIMIT maxRows+1` may be appended and the server
+   * stops early. Without it the adapter still caps the rows it reads.
+   */
+  appendLimit?: boolean;
+}
+
+export interface ExecuteResult {
+  columns: string[];
+  /** JSON-safe values (see json-safe.ts). */
+  rows: Record<string, unknown>[];
+  truncated: boolean;
+  /** The statement as sent to the database. */
+  sqlExecuted: string;
+}
+
+export interface ServerProbe {
+  serverVersion: string;
+  /** True when the credential cannot write (no INSERT/UPDATE/DELETE/DDL privilege, or read-only file). */
+  readOnlyRole: boolean;
+  warnings: string[];
+}
+
+export interface IntrospectOptions {
+  /** Sample rows per table (0 disables sampling). */
+  sampleRows: number;
+  sampleConcurrency: number;
+  sampleTimeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface IntrospectionResult {
+  tables: SchemaTable[];
+  /** Catalog round trips used for metadata (sample-row queries are not counted). */
+  catalogQueries: number;
+}
+
+/**
+ * One user database, reached through a bounded pool (or, for SQLite, a worker thread).
+ * Errors are AppErrors: CONNECTION_FAILED, QUERY_FAILED (details.class from classifyDbError),
+ * QUERY_TIMEOUT, QUERY_CANCELLED.
+ */
+export interface DialectAdapter {
+  readonly dialect: Dialect;
+  /** Runs one statement in a READ ONLY transaction that is always rolled back. Never parses: the guard already did. */
+  executeReadOnly(sql: string, options: ExecuteOptions): Promise<ExecuteResult>;
+  /** Server version, round-trip latency is measured by the caller, and whether the credential can write. */
+  probe(): Promise<ServerProbe>;
+  /** Metadata in a fixed number of catalog round trips, then sample rows with bounded concurrency. */
+  introspect(options: IntrospectOptions): Promise<IntrospectionResult>;
+  /** Closes the pool / worker. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Classes of database errors fed back to the model so it can correct its SQL (SPEC "Agent"). */
+export type DbErrorClass =
+  | 'syntax'
+  | 'column_not_found'
+  | 'table_not_found'
+  | 'permission'
+  | 'timeout'
+  | 'type_mismatch'
+  | 'read_only'
+  | 'execution';

@@ -1,0 +1,131 @@
+/** Shapes of the HTTP API (SPEC "HTTP API") that both sides use. */
+
+export type Dialect = 'postgres' | 'mysql' | 'sqlite';
+
+export interface ApiErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+export interface User {
+  id: string;
+  email: string;
+}
+
+export interface AuthResponse {
+  token: string;
+  user: User;
+}
+
+export interface Connection {
+  id: string;
+  name: string;
+  dialect: Dialect;
+  host: string | null;
+  port: number | null;
+  database: string | null;
+  user: string | null;
+  ssl: boolean;
+  has_password: boolean;
+  is_demo: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConnectionTestResult {
+  ok: true;
+  server_version: string;
+  latency_ms: number;
+  read_only_role: boolean;
+  warnings: string[];
+}
+
+export interface SchemaColumn {
+  name: string;
+  type: string;
+  nullable: boolean;
+  default: string | null;
+  primary_key: boolean;
+  comment: string | null;
+}
+
+export interface SchemaForeignKey {
+  name: string | null;
+  columns: string[];
+  referenced_schema: string | null;
+  referenced_table: string;
+  referenced_columns: string[];
+}
+
+export interface SchemaTable {
+  schema: string | null;
+  name: string;
+  kind: 'table' | 'view';
+  comment: string | null;
+  columns: SchemaColumn[];
+  foreign_keys: SchemaForeignKey[];
+  row_estimate: number | null;
+  sample_rows: Record<string, unknown>[];
+  /** Why sample rows are missing, when they are (timeout, permission). */
+  sample_error?: string;
+}
+
+export interface SchemaResponse {
+  dialect: Dialect;
+  tables: SchemaTable[];
+  markdown: string;
+  /** 'full' when every table is detailed in `markdown`; 'compact' when only listed (details via describe_table). */
+  markdown_mode: 'full' | 'no_samples' | 'columns' | 'compact';
+  introspected_at: string;
+  elapsed_ms: number;
+  catalog_queries: number;
+}
+
+export interface QueryResponse {
+  columns: string[];
+  rows: Record<string, unknown>[];
+  row_count: number;
+  truncated: boolean;
+  elapsed_ms: number;
+  sql_executed: string;
+}
+
+export interface ModelInfo {
+  name: string;
+  provider: string;
+  model_id: string;
+  available: boolean;
+  reason?: string;
+  aliases: string[];
+  capabilities: { tool_calling: boolean; context_window: number | null };
+}
+
+export interface ThreadSummary {
+  thread_id: string;
+  title: string;
+  model: string | null;
+  connection_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A message of a thread as the web app shows it (derived from the checkpointed LangChain messages). */
+export interface ThreadMessage {
+  id: string;
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls?: { id: string; name: string; args: Record<string, unknown> }[];
+  tool_call_id?: string;
+  tool_name?: string;
+  /** Structured tool output (sql_result / vega_lite_spec / error), when the message is a tool result. */
+  result?: unknown;
+}
+
+export interface ThreadDetail extends ThreadSummary {
+  messages: ThreadMessage[];
+}
+
+export interface ThreadModelResponse {
+  thread_id: string;
+  model: string | null;
+  models: Record<string, boolean>;
+}

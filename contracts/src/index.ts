@@ -1,0 +1,3 @@
+export * from './stream-events.js';
+export * from './sse-parser.js';
+export * from './api.js';

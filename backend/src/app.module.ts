@@ -1,0 +1,31 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthModule } from './auth/auth.module.js';
+import { CommonModule } from './common/common.module.js';
+import { AppExceptionFilter } from './common/exception.filter.js';
+import { loggerParams } from './common/logging.js';
+import { ConfigModule } from './config/config.module.js';
+import type { AppConfig } from './config/env.schema.js';
+import { ConnectionsModule } from './connections/connections.module.js';
+import { CryptoModule } from './crypto/crypto.module.js';
+import { StorageModule } from './storage/storage.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(loggerParams(config)),
+        CommonModule,
+        StorageModule,
+        CryptoModule,
+        ConnectionsModule,
+        AuthModule,
+      ],
+      providers: [{ provide: APP_FILTER, useClass: AppExceptionFilter }],
+    };
+  }
+}

@@ -1,0 +1,39 @@
+import { Body, Query, type PipeTransform } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
+import { z, type ZodType } from 'zod';
+import { AppError } from './app-error.js';
+
+/** Turns zod issues into one sentence a person can act on: "email: Invalid email address; password: …". */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+export class ZodValidationPipe<T> implements PipeTransform<unknown, T> {
+  constructor(private readonly schema: ZodType<T>) {}
+
+  transform(value: unknown): T {
+    const parsed = this.schema.safeParse(value ?? {});
+    if (!parsed.success) {
+      throw new AppError('VALIDATION_FAILED', describeIssues(parsed.error), {
+        issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      });
+    }
+    return parsed.data;
+  }
+}
+
+/** Parses the JSON body with `schema` and documents the same schema in the OpenAPI document. */
+export function ZodBody(schema: ZodType): ParameterDecorator {
+  return (target, key, index) => {
+    Body(new ZodValidationPipe(schema))(target, key, index);
+    if (key === undefined) return;
+    const descriptor = Object.getOwnPropertyDescriptor(target, key);
+    if (descriptor) ApiBody({ schema: z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input' }) as object })(target, key, descriptor);
+  };
+}
+
+export function ZodQuery(schema: ZodType): ParameterDecorator {
+  return Query(new ZodValidationPipe(schema));
+}

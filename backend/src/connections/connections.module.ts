@@ -1,0 +1,34 @@
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/env.schema.js';
+import { ReadOnlyExecutor, SQL_GUARD } from '../query/read-only-executor.js';
+import { ParserSqlGuard } from '../sql-guard/parser-sql-guard.js';
+import { AdapterCache } from './adapter-cache.js';
+import { ConnectionsController } from './connections.controller.js';
+import { ConnectionsService } from './connections.service.js';
+import { DemoConnectionService } from './demo-connection.service.js';
+import { SchemaService } from './schema.service.js';
+
+@Module({
+  controllers: [ConnectionsController],
+  providers: [
+    {
+      provide: AdapterCache,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new AdapterCache({ maxEntries: config.POOL_CACHE_MAX, idleMs: config.POOL_IDLE_MS }),
+    },
+    { provide: SQL_GUARD, useClass: ParserSqlGuard },
+    ConnectionsService,
+    SchemaService,
+    ReadOnlyExecutor,
+    DemoConnectionService,
+  ],
+  exports: [ConnectionsService, SchemaService, ReadOnlyExecutor, DemoConnectionService],
+})
+export class ConnectionsModule implements OnApplicationShutdown {
+  constructor(@Inject(AdapterCache) private readonly adapters: AdapterCache) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.adapters.closeAll();
+  }
+}

@@ -1,0 +1,200 @@
+import crypto from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Connection, ConnectionTestResult } from '@aigis/contracts';
+import { AppError } from '../common/app-error.js';
+import { Clock } from '../common/clock.js';
+import { appOwnFiles } from '../config/app-files.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/env.schema.js';
+import { SecretBox } from '../crypto/secret-box.js';
+import { ConnectionsRepository } from '../storage/repositories/connections.repository.js';
+import type { ConnectionsTable } from '../storage/schema.js';
+import { AdapterCache } from './adapter-cache.js';
+import {
+  type ConnectionSpec,
+  ConnectionInputError,
+  type CreateConnectionInput,
+  specFromCreate,
+  specFromUpdate,
+  type UpdateConnectionInput,
+} from './connection-input.js';
+import { createAdapter } from './dialects/index.js';
+import type { AdapterSettings, ConnectionTarget, DialectAdapter } from './dialects/dialect-adapter.js';
+import { listSqliteFiles, relativeToRoot, resolveSqliteFile, type SqliteFileEntry } from './sqlite-files.js';
+
+export function toApiConnection(row: ConnectionsTable): Connection {
+  return {
+    id: row.id,
+    name: row.name,
+    dialect: row.dialect,
+    host: row.host,
+    port: row.port,
+    database: row.database,
+    user: row.username,
+    ssl: row.ssl === 1,
+    has_password: row.sealed_password !== null,
+    is_demo: row.is_demo === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Listeners told when a connection changes or goes away (schema cache, thread state). */
+export type ConnectionChangeListener = (connectionId: string) => void;
+
+@Injectable()
+export class ConnectionsService {
+  private readonly listeners: ConnectionChangeListener[] = [];
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: ConnectionsRepository,
+    private readonly secrets: SecretBox,
+    private readonly adapters: AdapterCache,
+    private readonly clock: Clock,
+  ) {}
+
+  onChange(listener: ConnectionChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  async list(userId: string): Promise<Connection[]> {
+    return (await this.repository.listByUser(userId)).map(toApiConnection);
+  }
+
+  async get(userId: string, id: string): Promise<Connection> {
+    return toApiConnection(await this.row(userId, id));
+  }
+
+  async create(userId: string, input: CreateConnectionInput, options: { isDemo?: boolean } = {}): Promise<Connection> {
+    const spec = this.normalise(() => specFromCreate(input));
+    const id = crypto.randomUUID();
+    const now = this.clock.iso();
+    const row: ConnectionsTable = {
+      id,
+      user_id: userId,
+      ...this.columns(spec),
+      sealed_password: spec.password ? this.secrets.seal(spec.password, { connectionId: id, ownerId: userId }) : null,
+      is_demo: options.isDemo ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.repository.insert(row);
+    return toApiConnection(row);
+  }
+
+  async update(userId: string, id: string, patch: UpdateConnectionInput): Promise<Connection> {
+    const current = await this.row(userId, id);
+    const spec = this.normalise(() =>
+      specFromUpdate(
+        { name: current.name, dialect: current.dialect, host: current.host, port: current.port, database: current.database, user: current.username, ssl: current.ssl === 1 },
+        patch,
+      ),
+    );
+    const sealed = spec.passwordChanged
+      ? spec.password
+        ? this.secrets.seal(spec.password, { connectionId: id, ownerId: userId })
+        : null
+      : current.sealed_password;
+    const changes = { ...this.columns(spec), sealed_password: sealed, updated_at: this.clock.iso() };
+    if (!(await this.repository.update(userId, id, changes))) throw AppError.notFound('Connection');
+    await this.changed(id);
+    return toApiConnection({ ...current, ...changes });
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    if (!(await this.repository.delete(userId, id))) throw AppError.notFound('Connection');
+    await this.changed(id);
+  }
+
+  /** Connects afresh (not through the cached pool) so the answer reflects the stored settings now. */
+  async test(userId: string, id: string): Promise<ConnectionTestResult> {
+    const target = await this.target(userId, id);
+    const adapter = createAdapter(target, this.adapterSettings());
+    try {
+      const probe = await adapter.probe();
+      const started = performance.now();
+      await adapter.executeReadOnly('SELECT 1', { maxRows: 1, timeoutMs: this.config.CONNECT_TIMEOUT_MS });
+      const latency = performance.now() - started;
+      return {
+        ok: true,
+        server_version: probe.serverVersion,
+        latency_ms: Math.round(latency * 10) / 10,
+        read_only_role: probe.readOnlyRole,
+        warnings: probe.warnings,
+      };
+    } finally {
+      await adapter.close();
+    }
+  }
+
+  /** The cached adapter (pool) for a connection the user owns. */
+  async adapterFor(userId: string, id: string): Promise<{ adapter: DialectAdapter; target: ConnectionTarget }> {
+    const target = await this.target(userId, id);
+    return { adapter: this.adapters.get(target, this.adapterSettings()), target };
+  }
+
+  /** Everything needed to connect, with the password opened from the secret box (memory only). */
+  async target(userId: string, id: string): Promise<ConnectionTarget> {
+    const row = await this.row(userId, id);
+    const password = row.sealed_password ? this.secrets.open(row.sealed_password, { connectionId: row.id, ownerId: row.user_id }) : null;
+    return {
+      id: row.id,
+      dialect: row.dialect,
+      host: row.host,
+      port: row.port,
+      database: row.database,
+      user: row.username,
+      password,
+      ssl: row.ssl === 1,
+      filePath: row.dialect === 'sqlite' ? resolveSqliteFile(this.config.sqliteRoot, row.database ?? '', appOwnFiles(this.config)) : null,
+    };
+  }
+
+  sqliteFiles(): { root: string; files: SqliteFileEntry[] } {
+    return { root: this.config.sqliteRoot, files: listSqliteFiles(this.config.sqliteRoot, appOwnFiles(this.config)) };
+  }
+
+  adapterSettings(): AdapterSettings {
+    return { connectTimeoutMs: this.config.CONNECT_TIMEOUT_MS, poolMax: this.config.POOL_MAX };
+  }
+
+  private async row(userId: string, id: string): Promise<ConnectionsTable> {
+    const row = await this.repository.findOwned(userId, id);
+    if (!row) throw AppError.notFound('Connection');
+    return row;
+  }
+
+  private async changed(id: string): Promise<void> {
+    await this.adapters.evict(id);
+    for (const listener of this.listeners) listener(id);
+  }
+
+  /** Input errors become VALIDATION_FAILED; SQLite paths are confined to SQLITE_ROOT and stored relative to it. */
+  private normalise<T extends ConnectionSpec>(build: () => T): T {
+    let spec: T;
+    try {
+      spec = build();
+    } catch (error) {
+      if (error instanceof ConnectionInputError) throw new AppError('VALIDATION_FAILED', error.message);
+      throw error;
+    }
+    if (spec.dialect === 'sqlite') {
+      const absolute = resolveSqliteFile(this.config.sqliteRoot, spec.database ?? '', appOwnFiles(this.config));
+      spec.database = relativeToRoot(this.config.sqliteRoot, absolute);
+    }
+    return spec;
+  }
+
+  private columns(spec: ConnectionSpec) {
+    return {
+      name: spec.name,
+      dialect: spec.dialect,
+      host: spec.host,
+      port: spec.port,
+      database: spec.database,
+      username: spec.user,
+      ssl: spec.ssl ? 1 : 0,
+    };
+  }
+}

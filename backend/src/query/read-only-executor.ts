@@ -1,0 +1,106 @@
+import crypto from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { QueryResponse } from '@aigis/contracts';
+import { AppError, isAppError } from '../common/app-error.js';
+import { Clock } from '../common/clock.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/env.schema.js';
+import { ConnectionsService } from '../connections/connections.service.js';
+import type { SqlGuard } from '../sql-guard/sql-guard.js';
+import { QueryAuditRepository } from '../storage/repositories/query-audit.repository.js';
+
+export const SQL_GUARD = Symbol('SQL_GUARD');
+
+export interface ReadOnlyQuery {
+  userId: string;
+  connectionId: string;
+  sql: string;
+  /** Row cap for this query (default ROW_LIMIT, at most ROW_LIMIT_MAX). */
+  limit?: number;
+  threadId?: string | null;
+  modelName?: string | null;
+  signal?: AbortSignal;
+}
+
+const AUDIT_STATUS: Partial<Record<string, string>> = {
+  SQL_REJECTED: 'rejected',
+  QUERY_TIMEOUT: 'timeout',
+  QUERY_CANCELLED: 'cancelled',
+};
+
+/**
+ * The only way user SQL reaches a database. All layers, always: the parser guard, a read-only
+ * transaction that is rolled back with a statement timeout (in the adapter), the row cap, and the audit log.
+ */
+@Injectable()
+export class ReadOnlyExecutor {
+  private readonly logger = new Logger(ReadOnlyExecutor.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SQL_GUARD) private readonly guard: SqlGuard,
+    private readonly connections: ConnectionsService,
+    private readonly audit: QueryAuditRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async run(query: ReadOnlyQuery): Promise<QueryResponse> {
+    const started = performance.now();
+    const { adapter, target } = await this.connections.adapterFor(query.userId, query.connectionId);
+    const limit = Math.min(query.limit ?? this.config.ROW_LIMIT, this.config.ROW_LIMIT_MAX);
+    try {
+      const verdict = await this.guard.check(target.dialect, query.sql);
+      if (!verdict.ok) throw new AppError('SQL_REJECTED', `SQL rejected: ${verdict.reason}`, { reason: verdict.reason });
+      const result = await adapter.executeReadOnly(verdict.sql, {
+        maxRows: limit,
+        timeoutMs: this.config.STATEMENT_TIMEOUT_MS,
+        signal: query.signal,
+        appendLimit: !verdict.hasTopLevelLimit,
+      });
+      const elapsed = Math.round(performance.now() - started);
+      await this.record(query, 'ok', { rowCount: result.rows.length, elapsed });
+      return {
+        columns: result.columns,
+        rows: result.rows,
+        row_count: result.rows.length,
+        truncated: result.truncated,
+        elapsed_ms: elapsed,
+        sql_executed: result.sqlExecuted,
+      };
+    } catch (error) {
+      const code = isAppError(error) ? error.code : 'INTERNAL';
+      await this.record(query, AUDIT_STATUS[code] ?? 'failed', {
+        elapsed: Math.round(performance.now() - started),
+        code,
+        message: error instanceof Error ? error.message : String(error),
+      });
+      throw error;
+    }
+  }
+
+  /** The audit must never turn a good answer into an error: a failed write is logged instead. */
+  private async record(
+    query: ReadOnlyQuery,
+    status: string,
+    outcome: { rowCount?: number; elapsed: number; code?: string; message?: string },
+  ): Promise<void> {
+    try {
+      await this.audit.insert({
+        id: crypto.randomUUID(),
+        user_id: query.userId,
+        connection_id: query.connectionId,
+        thread_id: query.threadId ?? null,
+        model_name: query.modelName ?? null,
+        sql: query.sql.slice(0, 100_000),
+        status,
+        row_count: outcome.rowCount ?? null,
+        elapsed_ms: outcome.elapsed,
+        error_code: outcome.code ?? null,
+        error_message: outcome.message?.slice(0, 2000) ?? null,
+        created_at: this.clock.iso(),
+      });
+    } catch (error) {
+      this.logger.error(`Could not write the query audit entry: ${(error as Error).message}`);
+    }
+  }
+}

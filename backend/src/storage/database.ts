@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import type { AppConfig } from '../config/env.schema.js';
+import { migrationProvider } from './migrations/index.js';
+import type { AppDatabase } from './schema.js';
+
+export type AppDb = Kysely<AppDatabase>;
+
+/** The embedded app database file; never reachable as a user's SQLite connection. */
+export function appSqlitePath(config: Pick<AppConfig, 'dataDir'>): string {
+  return path.join(config.dataDir, 'aigis.sqlite');
+}
+
+/** PostgreSQL when DATABASE_URL is set (server mode), otherwise SQLite in DATA_DIR. */
+export function createAppDb(config: AppConfig): AppDb {
+  if (config.DATABASE_URL) {
+    return new Kysely<AppDatabase>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 }) }),
+    });
+  }
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const file = new SQLite(appSqlitePath(config));
+  file.pragma('journal_mode = WAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  return new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: file }) });
+}
+
+/** Runs every pending migration; a failure stops the start with the migration's error. */
+export async function migrateToLatest(db: AppDb): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`App storage migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

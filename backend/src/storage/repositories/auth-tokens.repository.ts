@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppDb } from '../database.js';
+import type { AuthTokensTable, UsersTable } from '../schema.js';
+import { APP_DB } from '../tokens.js';
+
+@Injectable()
+export class AuthTokensRepository {
+  constructor(@Inject(APP_DB) private readonly db: AppDb) {}
+
+  async insert(token: AuthTokensTable): Promise<void> {
+    await this.db.insertInto('auth_tokens').values(token).execute();
+  }
+
+  /** The live token (not revoked, not expired at `nowIso`) with its user. */
+  findLive(tokenHash: string, nowIso: string): Promise<(Pick<UsersTable, 'id' | 'email'> & { token_id: string }) | undefined> {
+    return this.db
+      .selectFrom('auth_tokens')
+      .innerJoin('users', 'users.id', 'auth_tokens.user_id')
+      .select(['users.id', 'users.email', 'auth_tokens.id as token_id'])
+      .where('auth_tokens.token_hash', '=', tokenHash)
+      .where('auth_tokens.revoked_at', 'is', null)
+      .where('auth_tokens.expires_at', '>', nowIso)
+      .executeTakeFirst();
+  }
+
+  async revoke(tokenId: string, nowIso: string): Promise<void> {
+    await this.db.updateTable('auth_tokens').set({ revoked_at: nowIso }).where('id', '=', tokenId).execute();
+  }
+
+  /** Expired and revoked tokens are kept a day for forensics, then removed. */
+  async deleteStale(beforeIso: string): Promise<void> {
+    await this.db
+      .deleteFrom('auth_tokens')
+      .where((eb) => eb.or([eb('expires_at', '<', beforeIso), eb('revoked_at', '<', beforeIso)]))
+      .execute();
+  }
+}

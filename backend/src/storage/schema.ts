@@ -1,0 +1,80 @@
+/**
+ * App storage tables, identical on SQLite and PostgreSQL: text ids (UUIDs made by the app),
+ * ISO-8601 text timestamps (they sort correctly as text) and 0/1 integers for booleans,
+ * so one set of migrations and repositories serves both.
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface AuthTokensTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the token; the token itself is never stored. */
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface LoginFailuresTable {
+  id: string;
+  email: string;
+  ip: string;
+  created_at: string;
+}
+
+export interface ConnectionsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  dialect: 'postgres' | 'mysql' | 'sqlite';
+  host: string | null;
+  port: number | null;
+  database: string | null;
+  username: string | null;
+  ssl: number;
+  /** SecretBox envelope (`v1.<key id>.<iv>.<tag>.<ciphertext>`); never plaintext. */
+  sealed_password: string | null;
+  is_demo: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ThreadsTable {
+  id: string;
+  user_id: string;
+  title: string;
+  model_name: string | null;
+  connection_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface QueryAuditTable {
+  id: string;
+  user_id: string;
+  connection_id: string;
+  thread_id: string | null;
+  model_name: string | null;
+  sql: string;
+  /** ok | rejected | failed | timeout | cancelled */
+  status: string;
+  row_count: number | null;
+  elapsed_ms: number;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+}
+
+export interface AppDatabase {
+  users: UsersTable;
+  auth_tokens: AuthTokensTable;
+  login_failures: LoginFailuresTable;
+  connections: ConnectionsTable;
+  threads: ThreadsTable;
+  query_audit: QueryAuditTable;
+}

@@ -1,0 +1,45 @@
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/env.schema.js';
+import { createAppDb, migrateToLatest, type AppDb } from './database.js';
+import { AuthTokensRepository } from './repositories/auth-tokens.repository.js';
+import { ConnectionsRepository } from './repositories/connections.repository.js';
+import { LoginFailuresRepository } from './repositories/login-failures.repository.js';
+import { QueryAuditRepository } from './repositories/query-audit.repository.js';
+import { ThreadsRepository } from './repositories/threads.repository.js';
+import { UsersRepository } from './repositories/users.repository.js';
+import { APP_DB } from './tokens.js';
+
+const repositories = [
+  UsersRepository,
+  AuthTokensRepository,
+  LoginFailuresRepository,
+  ConnectionsRepository,
+  ThreadsRepository,
+  QueryAuditRepository,
+];
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: APP_DB,
+      inject: [APP_CONFIG],
+      // Migrations run before anything can use the database.
+      useFactory: async (config: AppConfig): Promise<AppDb> => {
+        const db = createAppDb(config);
+        await migrateToLatest(db);
+        return db;
+      },
+    },
+    ...repositories,
+  ],
+  exports: [APP_DB, ...repositories],
+})
+export class StorageModule implements OnApplicationShutdown {
+  constructor(@Inject(APP_DB) private readonly db: AppDb) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.db.destroy();
+  }
+}

@@ -31,6 +31,10 @@ export class ConnectionsRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  async updateSealed(id: string, sealed: string): Promise<void> {
+    await this.db.updateTable('connections').set({ sealed_password: sealed }).where('id', '=', id).execute();
+  }
+
   /** For key rotation: every sealed secret, across users. */
   listSealed(): Promise<Pick<ConnectionsTable, 'id' | 'user_id' | 'sealed_password'>[]> {
     return this.db.selectFrom('connections').select(['id', 'user_id', 'sealed_password']).where('sealed_password', 'is not', null).execute();

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config/env.schema.js';
+
+describe('configuration', () => {
+  it('starts on the embedded default with no variables at all', () => {
+    const config = loadConfig({});
+    expect(config.mode).toBe('embedded');
+    expect(config.PORT).toBe(3000);
+    expect(config.ROW_LIMIT).toBe(500);
+    expect(config.STATEMENT_TIMEOUT_MS).toBe(30_000);
+    expect(config.CONNECT_TIMEOUT_MS).toBe(5000);
+    expect(config.sqliteRoot.endsWith('/data/sqlite')).toBe(true);
+  });
+
+  it('lists every bad variable in one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', LOG_LEVEL: 'chatty', ROW_LIMIT: '-3', DATABASE_URL: 'mysql://x', LM_STUDIO_ENDPOINT: 'not a url' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const variable of ['PORT', 'LOG_LEVEL', 'ROW_LIMIT', 'DATABASE_URL', 'LM_STUDIO_ENDPOINT']) expect(problems).toContain(variable);
+    expect((error as ConfigError).message).toMatch(/^Invalid configuration:/);
+  });
+
+  it('requires MASTER_ENCRYPTION_KEY in server mode and accepts hex or base64 keys', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db' })).toThrow(/MASTER_ENCRYPTION_KEY/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db', MASTER_ENCRYPTION_KEY: 'ab'.repeat(32) }).mode).toBe('server');
+    expect(loadConfig({ MASTER_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }).MASTER_ENCRYPTION_KEY).toBeTruthy();
+    expect(() => loadConfig({ MASTER_ENCRYPTION_KEY: 'short' })).toThrow(/MASTER_ENCRYPTION_KEY/);
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).mode).toBe('embedded');
+  });
+});

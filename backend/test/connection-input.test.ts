@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createConnectionSchema, parseConnectionUrl, specFromCreate, specFromUpdate } from '../src/connections/connection-input.js';
+import { listSqliteFiles, resolveSqliteFile } from '../src/connections/sqlite-files.js';
+
+describe('connection URLs', () => {
+  it.each([
+    ['postgres://alice:p%40ss%3Aword@db.example.com:6543/sales?sslmode=require', { dialect: 'postgres', host: 'db.example.com', port: 6543, database: 'sales', user: 'alice', password: 'p@ss:word', ssl: true }],
+    ['postgresql://bob@localhost/app', { dialect: 'postgres', host: 'localhost', port: 5432, database: 'app', user: 'bob', password: null, ssl: false }],
+    ['mysql://root@127.0.0.1/Chinook', { dialect: 'mysql', port: 3306, database: 'Chinook', user: 'root' }],
+    ['mariadb://u:pw@[::1]:3307', { dialect: 'mysql', host: '::1', port: 3307, database: null }],
+    ['sqlite:shop/demo.sqlite', { dialect: 'sqlite', database: 'shop/demo.sqlite' }],
+  ])('parses %s', (url, expected) => {
+    expect(parseConnectionUrl(url)).toMatchObject(expected);
+  });
+
+  it.each([
+    ['oracle://x@y/z', /unsupported scheme "oracle:"/],
+    ['not a url', /not a valid URL/],
+    ['postgres://u@host', /database name is missing/],
+  ])('explains what is wrong with %s', (url, message) => {
+    expect(() => parseConnectionUrl(url)).toThrow(message);
+  });
+
+  it('validates discrete fields with messages naming the field', () => {
+    const result = createConnectionSchema.safeParse({ name: 'x', dialect: 'postgres', host: 'db', port: 70000, database: 'd', user: 'u' });
+    expect(result.success).toBe(false);
+    expect(JSON.stringify(result.error!.issues)).toMatch(/65535/);
+    expect(createConnectionSchema.safeParse({ dialect: 'oracle', host: 'h' }).success).toBe(false);
+    expect(specFromCreate({ dialect: 'mysql', host: 'h', user: 'u' } as never)).toMatchObject({ port: 3306, name: 'mysql on h', database: null });
+  });
+
+  it('applies a PATCH: password absent keeps, null removes, dialect change resets the port', () => {
+    const current = { name: 'n', dialect: 'postgres' as const, host: 'h', port: 5432, database: 'd', user: 'u', ssl: false };
+    expect(specFromUpdate(current, { name: 'renamed' })).toMatchObject({ name: 'renamed', passwordChanged: false });
+    expect(specFromUpdate(current, { password: null })).toMatchObject({ password: null, passwordChanged: true });
+    expect(specFromUpdate(current, { password: 'new' })).toMatchObject({ password: 'new', passwordChanged: true });
+    expect(specFromUpdate(current, { dialect: 'mysql' })).toMatchObject({ port: 3306 });
+    expect(() => specFromUpdate(current, { user: null })).toThrow(/user/);
+  });
+});
+
+describe('SQLite files are confined to SQLITE_ROOT', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-root-'));
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-out-'));
+  const header = Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(84)]);
+  fs.mkdirSync(path.join(root, 'sub'));
+  fs.writeFileSync(path.join(root, 'sub', 'a.sqlite'), header);
+  fs.writeFileSync(path.join(root, 'noext'), header);
+  fs.writeFileSync(path.join(root, 'notes.txt'), 'hello');
+  fs.writeFileSync(path.join(outside, 'secret.sqlite'), header);
+  fs.symlinkSync(path.join(outside, 'secret.sqlite'), path.join(root, 'escape.sqlite'));
+  const appDb = path.join(root, 'aigis.sqlite');
+  fs.writeFileSync(appDb, header);
+
+  it('resolves relative names inside the root', () => {
+    expect(resolveSqliteFile(root, 'sub/a.sqlite', [appDb])).toBe(fs.realpathSync(path.join(root, 'sub', 'a.sqlite')));
+    expect(resolveSqliteFile(root, path.join(root, 'noext'), [appDb])).toBe(fs.realpathSync(path.join(root, 'noext')));
+  });
+
+  it.each([
+    ['../x.sqlite', /"\.\." is not allowed/],
+    ['sub/../../etc/passwd', /"\.\." is not allowed/],
+    [path.join(outside, 'secret.sqlite'), /must lie under SQLITE_ROOT/],
+    ['/etc/passwd', /must lie under SQLITE_ROOT/],
+    ['escape.sqlite', /must lie under SQLITE_ROOT/],
+    ['missing.sqlite', /no such file/],
+    ['sub', /is not a file/],
+    ['aigis.sqlite', /app's own database/],
+  ])('refuses %s', (requested, message) => {
+    expect(() => resolveSqliteFile(root, requested, [appDb])).toThrow(message);
+  });
+
+  it('lists SQLite files by extension or header, never the app database', () => {
+    const files = listSqliteFiles(root, [appDb]).map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['noext', 'sub/a.sqlite']));
+    expect(files).not.toContain('aigis.sqlite');
+    expect(files).not.toContain('notes.txt');
+  });
+});

@@ -1,0 +1,18 @@
+# Aigis: the API serving the built web app.
+FROM node:20-bookworm AS build
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+COPY contracts/package.json contracts/
+COPY backend/package.json backend/
+COPY frontend/package.json frontend/
+RUN npm ci
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
+COPY --from=build /app /app
+VOLUME /data
+EXPOSE 3000
+CMD ["node", "backend/dist/src/main.js"]

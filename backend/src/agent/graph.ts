@@ -1,0 +1,23 @@
+import { END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
+import { AIMessage } from '@langchain/core/messages';
+import { assistantNode, type AssistantDeps } from './nodes/assistant.node.js';
+import { toolsNode } from './nodes/tools.node.js';
+import { AigisState, type AigisStateType } from './state.js';
+
+/** START → assistant → (tool calls?) tools → assistant … → END. Wiring only. */
+export function buildAgentGraph(deps: AssistantDeps, checkpointer: BaseCheckpointSaver) {
+  return new StateGraph(AigisState)
+    .addNode('assistant', assistantNode(deps))
+    .addNode('tools', toolsNode(deps.tools))
+    .addEdge(START, 'assistant')
+    .addConditionalEdges('assistant', routeAfterAssistant, ['tools', END])
+    .addEdge('tools', 'assistant')
+    .compile({ checkpointer });
+}
+
+export function routeAfterAssistant(state: AigisStateType): 'tools' | typeof END {
+  const last = state.messages.at(-1);
+  return last && AIMessage.isInstance(last) && (last.tool_calls?.length ?? 0) > 0 ? 'tools' : END;
+}
+
+export type AgentGraph = ReturnType<typeof buildAgentGraph>;

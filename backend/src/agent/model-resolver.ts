@@ -1,0 +1,7 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+
+/** What the agent needs from the model registry: nothing is captured at import, every call resolves by name. */
+export interface ModelResolver {
+  chatModel(name: string, options?: { signal?: AbortSignal }): BaseChatModel;
+  supportsTools(name: string): boolean;
+}

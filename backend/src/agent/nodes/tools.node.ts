@@ -1,0 +1,72 @@
+import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { dispatchCustomEvent } from '@langchain/core/callbacks/dispatch';
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import type { ToolResultContent } from '@aigis/contracts';
+import { describeIssues } from '../../common/zod.js';
+import { TOOL_CALL_EVENT, TOOL_RESULT_EVENT } from '../events.js';
+import type { AigisStateType, AigisStateUpdate } from '../state.js';
+import { type AgentTool, toolError, type ToolOutcome } from '../tools/agent-tool.js';
+import { INVALID_ARGUMENTS_KEY } from './assistant.node.js';
+
+/**
+ * Runs the tool calls of the last assistant message in order. A call to an unknown tool or with
+ * malformed arguments is answered with a correction the model can act on, never a crash.
+ */
+export function toolsNode(tools: AgentTool[]) {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  return async (state: AigisStateType, config: LangGraphRunnableConfig): Promise<AigisStateUpdate> => {
+    const last = state.messages.at(-1);
+    const calls = last && AIMessage.isInstance(last) ? (last.tool_calls ?? []) : [];
+    const threadId = String(config.configurable?.thread_id ?? '');
+    const messages: ToolMessage[] = [];
+    let current = state;
+    let update: AigisStateUpdate = {};
+    for (const call of calls) {
+      config.signal?.throwIfAborted();
+      const id = call.id!;
+      const invalid = call.args?.[INVALID_ARGUMENTS_KEY] !== undefined;
+      await dispatchCustomEvent(TOOL_CALL_EVENT, { id, name: call.name, args: invalid ? {} : call.args }, config);
+      const outcome = await runOne(byName, call.name, call.args, invalid, { state: current, config, threadId, signal: config.signal });
+      await dispatchCustomEvent(TOOL_RESULT_EVENT, { id, name: call.name, content: outcome.result satisfies ToolResultContent }, config);
+      messages.push(
+        new ToolMessage({
+          tool_call_id: id,
+          name: call.name,
+          content: outcome.content,
+          artifact: outcome.result,
+          status: outcome.result.type === 'error' ? 'error' : 'success',
+        }),
+      );
+      if (outcome.update) {
+        update = { ...update, ...outcome.update };
+        // A later call in the same turn (ask_analyst after ask_database) sees the new result.
+        current = { ...current, ...(outcome.update as Partial<AigisStateType>) };
+      }
+    }
+    return { ...update, messages };
+  };
+}
+
+async function runOne(
+  byName: Map<string, AgentTool>,
+  name: string,
+  args: Record<string, unknown>,
+  invalid: boolean,
+  context: Parameters<AgentTool['run']>[1],
+): Promise<ToolOutcome> {
+  const tool = byName.get(name);
+  if (!tool) {
+    return toolError('UNKNOWN_TOOL', `There is no tool named "${name}". Available tools: ${[...byName.keys()].join(', ')}.`);
+  }
+  if (invalid) {
+    return toolError(
+      'INVALID_TOOL_ARGUMENTS',
+      `The arguments for ${name} were not valid JSON (${String(args.error)}). Call ${name} again with a JSON object like {"${Object.keys(tool.schema.shape)[0]}": "…"}.`,
+    );
+  }
+  const parsed = tool.schema.safeParse(args ?? {});
+  if (!parsed.success) {
+    return toolError('INVALID_TOOL_ARGUMENTS', `The arguments for ${name} are wrong: ${describeIssues(parsed.error)}. Call it again with the right arguments.`);
+  }
+  return tool.run(parsed.data, context);
+}

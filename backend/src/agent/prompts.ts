@@ -1,0 +1,93 @@
+import type { Dialect } from '@aigis/contracts';
+import type { DbErrorClass } from '../connections/dialects/dialect-adapter.js';
+import type { SqlResultState } from './state.js';
+
+const DIALECT_NAME: Record<Dialect, string> = { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', sqlite: 'SQLite' };
+
+export function dialectName(dialect: Dialect): string {
+  return DIALECT_NAME[dialect];
+}
+
+export interface AssistantPromptInput {
+  dbSchema: string | null;
+  schemaMode: string | null;
+  dialect: Dialect | null;
+  sqlResult: SqlResultState | null;
+  toolsAvailable: boolean;
+}
+
+export function assistantPrompt({ dbSchema, schemaMode, dialect, sqlResult, toolsAvailable }: AssistantPromptInput): string {
+  const parts = [
+    'You are Aigis, a data analyst who answers questions about the user\'s own database.',
+    'Be precise and data-driven: never invent numbers; every figure you state must come from a query result you saw.',
+  ];
+  if (toolsAvailable) {
+    parts.push(
+      [
+        'Tools:',
+        '- ask_database(question): writes and runs ONE read-only SQL query for a self-contained question in plain language (include every filter, grouping and time range; do not pass SQL). It returns the SQL that ran and the rows.',
+        '- ask_analyst(request): draws a chart of the LAST query result. Call it when the user asks for a chart, a plot, a trend or a comparison that reads better visually — always after ask_database has produced the data to chart.',
+        schemaMode === 'compact' ? '- describe_table(table): columns, keys and sample rows of one table. The schema below only lists tables; describe the ones you need before asking the database.' : '',
+        'When a tool reports an error, explain it in plain words and, if you can, try a different approach.',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    );
+  } else {
+    parts.push('This model cannot call tools, so you cannot query the database. Tell the user to pick a model with tool calling to get answers from their data, or to send SQL directly by starting a message with "SQL:".');
+  }
+  parts.push(
+    'Answer in concise markdown. After a query, summarise what the result shows (mention row counts and whether the result was truncated) — the user already sees the SQL and the full table, so do not repeat all rows.',
+  );
+  if (dbSchema && dialect) {
+    parts.push(`The connected database is ${dialectName(dialect)}. Its schema:\n\n${dbSchema}`);
+  } else {
+    parts.push('No database is connected to this conversation yet. If the user asks about data, tell them to choose a connection for this thread first.');
+  }
+  if (sqlResult) {
+    parts.push(
+      `The last query result (what ask_analyst would chart): ${sqlResult.row_count} row(s)${sqlResult.truncated ? ' (truncated)' : ''}, columns ${sqlResult.columns.join(', ')}.`,
+    );
+  }
+  return parts.join('\n\n');
+}
+
+export function sqlWriterPrompt(dialect: Dialect, dbSchema: string, schemaMode: string | null): string {
+  return [
+    `You write exactly one read-only ${dialectName(dialect)} SQL query (SELECT or WITH … SELECT) that answers the question.`,
+    'Rules: use only tables and columns from the schema; quote identifiers that need quoting for this dialect; never write INSERT, UPDATE, DELETE, DDL or more than one statement; prefer explicit column lists and clear aliases; add ORDER BY when order matters; aggregate in SQL rather than returning raw rows when the question asks for totals, averages or trends.',
+    schemaMode === 'compact' ? 'The schema lists only table names; infer columns from names carefully, and prefer simple queries.' : '',
+    'Reply with the SQL only, in one ```sql code block, and nothing else.',
+    `Schema:\n\n${dbSchema}`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** What to look at for each class of database error (fed back with the error itself). */
+export const ERROR_GUIDANCE: Record<DbErrorClass | 'rejected' | 'empty', string> = {
+  syntax: 'Check commas, parentheses, quotes and keywords for this dialect.',
+  column_not_found: 'Use only columns listed in the schema; check spelling, case (quote mixed-case names) and table aliases.',
+  table_not_found: 'Use only tables listed in the schema; check the schema prefix, spelling, case and underscores.',
+  permission: 'Only SELECT is allowed, and system or credential catalogs cannot be read. Query the user tables instead.',
+  timeout: 'The query ran too long. Filter earlier, aggregate, avoid cross joins and huge intermediate results, and add a LIMIT.',
+  type_mismatch: 'Check the column types; cast explicitly and handle NULLs.',
+  read_only: 'The database is read-only for this query. Write a SELECT that only reads.',
+  execution: 'Read the error message and fix the query accordingly.',
+  rejected: 'Only one read-only query (SELECT / WITH … SELECT) may run; no writes, DDL, locking or admin functions.',
+  empty: 'Reply with exactly one SQL query in a ```sql code block.',
+};
+
+export function sqlRetryMessage(errorClass: keyof typeof ERROR_GUIDANCE, message: string): string {
+  return `That query did not work (${errorClass}): ${message}\n${ERROR_GUIDANCE[errorClass]}\nWrite a corrected query, again in one \`\`\`sql code block.`;
+}
+
+export function chartWriterPrompt(columns: { name: string; type: string }[], sampleRows: Record<string, unknown>[], rowCount: number): string {
+  return [
+    'You write one Vega-Lite v6 JSON specification that charts a query result.',
+    'Do NOT include data values: the server injects `data.values`. Use field names exactly as listed (case-sensitive). Pick the mark and encoding types (quantitative, temporal, nominal, ordinal) that fit the columns. Add a short title and axis titles. Use "width": "container" for responsive width.',
+    'Reply with the JSON only, in one ```json code block.',
+    `Columns: ${columns.map((c) => `${c.name} (${c.type})`).join(', ')}`,
+    `Rows: ${rowCount}. First rows: ${JSON.stringify(sampleRows)}`,
+  ].join('\n\n');
+}

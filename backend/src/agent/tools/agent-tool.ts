@@ -1,0 +1,43 @@
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import type { ToolResultContent } from '@aigis/contracts';
+import type { z } from 'zod';
+import { INNER_CALL_TAG } from '../events.js';
+import type { AigisStateType, AigisStateUpdate } from '../state.js';
+
+export interface ToolRunContext {
+  state: AigisStateType;
+  config: LangGraphRunnableConfig;
+  threadId: string;
+  signal?: AbortSignal;
+}
+
+export interface ToolOutcome {
+  /** What the model reads (compact). */
+  content: string;
+  /** What the user sees (full, structured); kept as the ToolMessage artifact so a reload shows it again. */
+  result: ToolResultContent;
+  /** State changes, e.g. sql_result. */
+  update?: Partial<AigisStateUpdate>;
+}
+
+export interface AgentTool<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  schema: S;
+  run(args: z.infer<S>, context: ToolRunContext): Promise<ToolOutcome>;
+}
+
+export function toolError(code: string, message: string, sql?: string): ToolOutcome {
+  return { content: `Error (${code}): ${message}`, result: { type: 'error', code, message, ...(sql ? { sql } : {}) } };
+}
+
+/** Calls a model inside a tool: same callbacks and abort signal, marked so its tokens are not shown as the answer. */
+export function innerCallConfig(context: ToolRunContext): LangGraphRunnableConfig {
+  return { ...context.config, signal: context.signal, tags: [...(context.config.tags ?? []), INNER_CALL_TAG] };
+}
+
+export function messageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : ((part as { text?: string }).text ?? ''))).join('');
+  return '';
+}

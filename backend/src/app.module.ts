@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module.js';
+import { ChatModule } from './chat/chat.module.js';
 import { CommonModule } from './common/common.module.js';
 import { AppExceptionFilter } from './common/exception.filter.js';
 import { loggerParams } from './common/logging.js';
@@ -24,6 +25,7 @@ export class AppModule {
         CryptoModule,
         ConnectionsModule,
         AuthModule,
+        ChatModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AppExceptionFilter }],
     };

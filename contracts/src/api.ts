@@ -118,6 +118,8 @@ export interface ThreadMessage {
   tool_name?: string;
   /** Structured tool output (sql_result / vega_lite_spec / error), when the message is a tool result. */
   result?: unknown;
+  /** The user stopped this answer before it finished; the content is what had arrived. */
+  stopped?: boolean;
 }
 
 export interface ThreadDetail extends ThreadSummary {
@@ -126,6 +128,32 @@ export interface ThreadDetail extends ThreadSummary {
 
 export interface ThreadModelResponse {
   thread_id: string;
+  /** The model the next message will use: the thread's own choice, else the default (null: none available). */
   model: string | null;
+  /** 'thread' when chosen for this thread, 'default' when it falls back to DEFAULT_MODEL / the first available. */
+  source: 'thread' | 'default' | null;
   models: Record<string, boolean>;
+}
+
+export interface ThreadConnectionResponse {
+  thread_id: string;
+  connection_id: string;
+  tables: number;
+  markdown_mode: SchemaResponse['markdown_mode'];
+}
+
+export interface ThreadState {
+  messages: ThreadMessage[];
+  model_name: string | null;
+  db_schema: string | null;
+  connection: { user_id: string; connection_id: string } | null;
+  sql_result: { sql: string; columns: string[]; rows: Record<string, unknown>[]; row_count: number; truncated: boolean } | null;
+}
+
+export interface ProviderSetup {
+  provider: string;
+  label: string;
+  configured: boolean;
+  env: string[];
+  hint: string;
 }

@@ -1,0 +1,101 @@
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { ThreadConnectionResponse, ThreadDetail, ThreadModelResponse, ThreadState, ThreadSummary } from '@aigis/contracts';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import { type AuthUser, CurrentUser } from '../common/auth.decorators.js';
+import { ZodBody } from '../common/zod.js';
+import {
+  type CreateThreadInput,
+  createThreadSchema,
+  type MessageInput,
+  messageSchema,
+  setConnectionSchema,
+  setModelSchema,
+  updateThreadSchema,
+} from './chat.schemas.js';
+import { MessageStreamService } from './message-stream.service.js';
+import { ThreadsService } from './threads.service.js';
+
+@ApiTags('chat')
+@ApiBearerAuth()
+@Controller('chat')
+export class ChatController {
+  constructor(
+    private readonly threads: ThreadsService,
+    private readonly streams: MessageStreamService,
+  ) {}
+
+  @Post()
+  create(@CurrentUser() user: AuthUser, @ZodBody(createThreadSchema) body: CreateThreadInput): Promise<ThreadSummary> {
+    return this.threads.create(user.id, body);
+  }
+
+  @Get()
+  list(@CurrentUser() user: AuthUser): Promise<ThreadSummary[]> {
+    return this.threads.list(user.id);
+  }
+
+  @Get(':thread_id')
+  detail(@CurrentUser() user: AuthUser, @Param('thread_id') threadId: string): Promise<ThreadDetail> {
+    return this.threads.detail(user.id, threadId);
+  }
+
+  @Patch(':thread_id')
+  rename(
+    @CurrentUser() user: AuthUser,
+    @Param('thread_id') threadId: string,
+    @ZodBody(updateThreadSchema) body: z.infer<typeof updateThreadSchema>,
+  ): Promise<ThreadSummary> {
+    return this.threads.rename(user.id, threadId, body.title);
+  }
+
+  @Delete(':thread_id')
+  @HttpCode(204)
+  delete(@CurrentUser() user: AuthUser, @Param('thread_id') threadId: string): Promise<void> {
+    return this.threads.delete(user.id, threadId);
+  }
+
+  @Get(':thread_id/model')
+  model(@CurrentUser() user: AuthUser, @Param('thread_id') threadId: string): Promise<ThreadModelResponse> {
+    return this.threads.model(user.id, threadId);
+  }
+
+  @Post(':thread_id/model')
+  @HttpCode(200)
+  setModel(
+    @CurrentUser() user: AuthUser,
+    @Param('thread_id') threadId: string,
+    @ZodBody(setModelSchema) body: z.infer<typeof setModelSchema>,
+  ): Promise<ThreadModelResponse> {
+    return this.threads.setModel(user.id, threadId, body.name);
+  }
+
+  @Post(':thread_id/connection')
+  @HttpCode(200)
+  setConnection(
+    @CurrentUser() user: AuthUser,
+    @Param('thread_id') threadId: string,
+    @ZodBody(setConnectionSchema) body: z.infer<typeof setConnectionSchema>,
+  ): Promise<ThreadConnectionResponse> {
+    return this.threads.setConnection(user.id, threadId, body.connection_id);
+  }
+
+  @Get(':thread_id/state')
+  state(@CurrentUser() user: AuthUser, @Param('thread_id') threadId: string): Promise<ThreadState> {
+    return this.threads.state(user.id, threadId);
+  }
+
+  /** Streams the answer as text/event-stream (chunk, tool_call, tool_result, end, error). */
+  @Post(':thread_id/message')
+  @ApiProduces('text/event-stream')
+  message(
+    @CurrentUser() user: AuthUser,
+    @Param('thread_id') threadId: string,
+    @ZodBody(messageSchema) body: MessageInput,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.streams.stream(user.id, threadId, body.content, req, res);
+  }
+}

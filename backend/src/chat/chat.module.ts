@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AgentService } from '../agent/agent.service.js';
+import { ConnectionsModule } from '../connections/connections.module.js';
+import { LlmModule } from '../llm/llm.module.js';
+import { ChatController } from './chat.controller.js';
+import { MessageStreamService } from './message-stream.service.js';
+import { ModelsController } from './models.controller.js';
+import { ThreadsService } from './threads.service.js';
+
+@Module({
+  imports: [ConnectionsModule, LlmModule],
+  controllers: [ChatController, ModelsController],
+  providers: [AgentService, ThreadsService, MessageStreamService],
+})
+export class ChatModule {}

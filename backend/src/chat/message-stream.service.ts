@@ -1,0 +1,175 @@
+import crypto from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AIMessage, type AIMessageChunk, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import type { ToolResultContent } from '@aigis/contracts';
+import type { Request, Response } from 'express';
+import { AgentService } from '../agent/agent.service.js';
+import { answerEveryToolCall } from '../agent/context-window.js';
+import { INNER_CALL_TAG, TOOL_CALL_EVENT, TOOL_RESULT_EVENT } from '../agent/events.js';
+import { describeForModel } from '../agent/tools/ask-database.tool.js';
+import { messageText } from '../agent/tools/agent-tool.js';
+import { AppError, isAppError } from '../common/app-error.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import type { AppConfig } from '../config/env.schema.js';
+import { isAbortError, upstreamError } from '../llm/upstream-error.js';
+import { ModelRegistry } from '../llm/model-registry.js';
+import { ReadOnlyExecutor } from '../query/read-only-executor.js';
+import type { ThreadsTable } from '../storage/schema.js';
+import { SseSink } from './sse-sink.js';
+import { ThinkFilter } from './think-filter.js';
+import { ThreadsService } from './threads.service.js';
+
+const SQL_PREFIX = /^sql:\s*/i;
+
+/**
+ * POST /api/chat/:id/message: runs one turn and streams it (SPEC "Stream events"). Closing the
+ * request aborts the graph, the upstream model request and the running query; whatever completed
+ * stays in the thread, and the thread is always left ready for the next message.
+ */
+@Injectable()
+export class MessageStreamService {
+  private readonly logger = new Logger(MessageStreamService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly threads: ThreadsService,
+    private readonly agent: AgentService,
+    private readonly registry: ModelRegistry,
+    private readonly executor: ReadOnlyExecutor,
+  ) {}
+
+  async stream(userId: string, threadId: string, content: string, req: Request, res: Response): Promise<void> {
+    const row = await this.threads.row(userId, threadId);
+    const sink = new SseSink(res, this.config.SSE_PING_MS);
+    const controller = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+    });
+    req.socket?.once('close', () => controller.abort(new Error('client disconnected')));
+    try {
+      await this.threads.touch(row, content);
+      if (SQL_PREFIX.test(content)) await this.runSql(row, content, sink, controller.signal);
+      else await this.runAgent(row, content, sink, controller.signal);
+    } catch (error) {
+      if (!controller.signal.aborted) {
+        const appError = this.toStreamError(error, row);
+        sink.send({ type: 'error', data: { error: appError.message, code: appError.code } });
+      }
+    } finally {
+      sink.close();
+    }
+  }
+
+  private async runAgent(row: ThreadsTable, content: string, sink: SseSink, signal: AbortSignal): Promise<void> {
+    const model = this.registry.modelForThread(row.model_name);
+    // Fails fast, naming the alternatives, before anything is written to the thread.
+    this.registry.chatModel(model.name);
+
+    let full = '';
+    let partial = '';
+    const filter = new ThinkFilter();
+    const streamedRuns = new Set<string>();
+    try {
+      const events = this.agent.graph.streamEvents(
+        { messages: [new HumanMessage(content)], model_name: model.name },
+        { ...this.agent.runConfig(row.id, signal), version: 'v2' },
+      );
+      for await (const event of events) {
+        const fromAssistant = event.metadata?.langgraph_node === 'assistant' && !event.tags?.includes(INNER_CALL_TAG);
+        if (event.event === 'on_chat_model_start' && fromAssistant) {
+          partial = '';
+        } else if (event.event === 'on_chat_model_stream' && fromAssistant) {
+          const text = filter.push(messageText((event.data.chunk as AIMessageChunk).content));
+          streamedRuns.add(event.run_id);
+          if (text) {
+            full += text;
+            partial += text;
+            sink.send({ type: 'chunk', data: { content: text } });
+          }
+        } else if (event.event === 'on_chat_model_end' && fromAssistant) {
+          // A provider that answers in one piece (no token stream) still reaches the user.
+          const tail = streamedRuns.has(event.run_id) ? filter.flush() : filter.push(messageText((event.data.output as AIMessage).content)) + filter.flush();
+          if (tail) {
+            full += tail;
+            sink.send({ type: 'chunk', data: { content: tail } });
+          }
+          partial = '';
+        } else if (event.event === 'on_custom_event' && event.name === TOOL_CALL_EVENT) {
+          sink.send({ type: 'tool_call', data: event.data as { id: string; name: string; args: Record<string, unknown> } });
+        } else if (event.event === 'on_custom_event' && event.name === TOOL_RESULT_EVENT) {
+          sink.send({ type: 'tool_result', data: event.data as { id: string; name: string; content: ToolResultContent } });
+        }
+      }
+    } catch (error) {
+      await this.settle(row.id, partial, signal.aborted);
+      throw error;
+    }
+    sink.send({ type: 'end', data: { full_response: full } });
+  }
+
+  /** `SQL: …` runs the statement directly through the read-only executor, without a model. */
+  private async runSql(row: ThreadsTable, content: string, sink: SseSink, signal: AbortSignal): Promise<void> {
+    const sql = content.replace(SQL_PREFIX, '').trim();
+    const id = `sql_${crypto.randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    sink.send({ type: 'tool_call', data: { id, name: 'ask_database', args: { sql } } });
+    let result: ToolResultContent;
+    let forModel: string;
+    let sqlResult = null;
+    if (!row.connection_id) {
+      result = { type: 'error', code: 'NO_CONNECTION', message: 'Choose a connection for this conversation first, then send the SQL again.', sql };
+      forModel = `Error (NO_CONNECTION): ${result.message}`;
+    } else {
+      try {
+        const answer = await this.executor.run({ userId: row.user_id, connectionId: row.connection_id, sql, threadId: row.id, signal });
+        result = { type: 'sql_result', sql: answer.sql_executed, columns: answer.columns, rows: answer.rows, row_count: answer.row_count, truncated: answer.truncated, elapsed_ms: answer.elapsed_ms };
+        forModel = describeForModel(sql, answer);
+        sqlResult = { sql, columns: answer.columns, rows: answer.rows, row_count: answer.row_count, truncated: answer.truncated };
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        result = { type: 'error', code: error.code, message: error.message, sql };
+        forModel = `Error (${error.code}): ${error.message}`;
+      }
+    }
+    sink.send({ type: 'tool_result', data: { id, name: 'ask_database', content: result } });
+    // Saved like an agent turn, so the thread shows it after a reload and the model sees it next time.
+    await this.agent.update(row.id, {
+      messages: [
+        new HumanMessage(content),
+        new AIMessage({ content: '', tool_calls: [{ id, name: 'ask_database', args: { sql }, type: 'tool_call' }] }),
+        new ToolMessage({ tool_call_id: id, name: 'ask_database', content: forModel, artifact: result, status: result.type === 'error' ? 'error' : 'success' }),
+      ],
+      ...(sqlResult ? { sql_result: sqlResult } : {}),
+    });
+    sink.send({ type: 'end', data: { full_response: '' } });
+  }
+
+  /**
+   * After an aborted or failed run: keep the text that had streamed (marked stopped), answer tool
+   * calls that never finished, and leave no step pending, so the next message starts cleanly.
+   */
+  private async settle(threadId: string, partial: string, stopped: boolean): Promise<void> {
+    try {
+      const state = await this.agent.graph.getState({ configurable: { thread_id: threadId } });
+      const messages = (state.values as { messages?: AIMessage[] }).messages ?? [];
+      const repaired = answerEveryToolCall(messages);
+      const missing = repaired.slice(messages.length);
+      const extra = partial.trim() ? [new AIMessage({ content: partial, response_metadata: { stopped } })] : [];
+      if (missing.length || extra.length || state.next.length) await this.agent.update(threadId, { messages: [...missing, ...extra] });
+    } catch (error) {
+      this.logger.error(`Could not settle thread ${threadId} after an interrupted run: ${(error as Error).message}`);
+    }
+  }
+
+  private toStreamError(error: unknown, row: ThreadsTable): AppError {
+    if (isAppError(error)) return error;
+    const name = (error as Error)?.name;
+    if (name === 'GraphRecursionError') {
+      return new AppError('UPSTREAM_FAILED', 'The model kept calling tools without finishing its answer. Rephrase the question or pick another model.');
+    }
+    if (isAbortError(error)) return new AppError('QUERY_CANCELLED', 'The answer was stopped.');
+    const upstream = (error as { status?: number; response?: unknown; lc_error_code?: string })?.status !== undefined || /fetch|connect|timed? ?out|terminated/i.test((error as Error)?.message ?? '');
+    if (upstream) return upstreamError(error, row.model_name ?? this.registry.defaultModel()?.name ?? 'the model', this.config.LLM_TIMEOUT_MS);
+    this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    return new AppError('INTERNAL', 'Something went wrong while answering. The error was logged; try again.');
+  }
+}

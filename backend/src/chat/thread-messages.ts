@@ -1,0 +1,38 @@
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import type { ThreadMessage } from '@aigis/contracts';
+import { INVALID_ARGUMENTS_KEY } from '../agent/nodes/assistant.node.js';
+import { messageText } from '../agent/tools/agent-tool.js';
+
+/** Checkpointed LangChain messages as the web app shows them (tool results carry their structured artifact). */
+export function toThreadMessages(messages: BaseMessage[]): ThreadMessage[] {
+  const out: ThreadMessage[] = [];
+  for (const message of messages) {
+    const id = message.id ?? '';
+    if (HumanMessage.isInstance(message)) {
+      out.push({ id, role: 'user', content: messageText(message.content) });
+    } else if (AIMessage.isInstance(message)) {
+      const calls = (message.tool_calls ?? []).map((c) => ({
+        id: c.id ?? '',
+        name: c.name,
+        args: c.args?.[INVALID_ARGUMENTS_KEY] !== undefined ? {} : c.args,
+      }));
+      out.push({
+        id,
+        role: 'assistant',
+        content: messageText(message.content),
+        ...(calls.length ? { tool_calls: calls } : {}),
+        ...(message.response_metadata?.stopped ? { stopped: true } : {}),
+      });
+    } else if (ToolMessage.isInstance(message)) {
+      out.push({
+        id,
+        role: 'tool',
+        content: messageText(message.content),
+        tool_call_id: message.tool_call_id,
+        tool_name: message.name,
+        result: message.artifact ?? { type: 'text', text: messageText(message.content) },
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,66 @@
+import { ChartView } from '../charts/ChartView';
+import { ResultsTable } from '../results/ResultsTable';
+import { SqlBlock } from '../results/SqlBlock';
+import { ErrorBox } from '../../ui/ErrorBox';
+import type { ToolResultContent } from '@aigis/contracts';
+import { activityLabel, type ToolCallView as Call } from './message-view';
+
+/** A tool call: live activity while it runs, then its result (SQL + table, chart, text or error). */
+export function ToolCallView({ call, running }: { call: Call; running: boolean }) {
+  if (!call.result) {
+    if (running) {
+      return (
+        <div className="tool-activity" role="status" data-testid="tool-activity" data-tool={call.name}>
+          <span className="spinner" aria-hidden />
+          {activityLabel(call.name, call.args)}
+          {typeof call.args.question === 'string' && <span className="muted tool-arg">{call.args.question}</span>}
+        </div>
+      );
+    }
+    return (
+      <div className="tool-activity tool-cancelled muted" data-testid="tool-cancelled">
+        {activityLabel(call.name, call.args).replace('…', '')}: did not finish.
+      </div>
+    );
+  }
+  return <ToolResultView name={call.name} result={call.result} />;
+}
+
+export function ToolResultView({ name, result }: { name: string; result: ToolResultContent }) {
+  switch (result.type) {
+    case 'sql_result':
+      return (
+        <div className="tool-result" data-tool={name}>
+          <SqlBlock sql={result.sql} />
+          <ResultsTable
+            columns={result.columns}
+            rows={result.rows}
+            rowCount={result.row_count}
+            truncated={result.truncated}
+            elapsedMs={result.elapsed_ms}
+            exportName="query-result"
+          />
+        </div>
+      );
+    case 'vega_lite_spec':
+      return (
+        <div className="tool-result" data-tool={name}>
+          <ChartView spec={result.spec} fallback={result.fallback} />
+        </div>
+      );
+    case 'error':
+      return (
+        <div className="tool-result" data-tool={name}>
+          <ErrorBox code={result.code} message={result.message} />
+          {result.sql && <SqlBlock sql={result.sql} label="SQL that failed" />}
+        </div>
+      );
+    case 'text':
+      return (
+        <details className="tool-text" data-tool={name}>
+          <summary>{name === 'describe_table' ? 'Read a table description' : `Output of ${name}`}</summary>
+          <pre>{result.text}</pre>
+        </details>
+      );
+  }
+}

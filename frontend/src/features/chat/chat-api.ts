@@ -1,0 +1,17 @@
+import { apiStream, api } from '../../lib/api-client';
+
+/** `POST /api/chat/:id/connection`: the thread now asks about this database (its schema was read). */
+export interface ThreadConnectionResponse {
+  thread_id: string;
+  connection_id: string;
+  tables: number;
+  markdown_mode: string;
+}
+
+export const chatApi = {
+  setConnection: (threadId: string, connectionId: string) =>
+    api.post<ThreadConnectionResponse>(`/chat/${encodeURIComponent(threadId)}/connection`, { connection_id: connectionId }),
+  /** Opens the answer stream; `signal` aborts it (Stop), which the server turns into aborting the run. */
+  sendMessage: (threadId: string, content: string, signal: AbortSignal) =>
+    apiStream(`/chat/${encodeURIComponent(threadId)}/message`, { content }, signal),
+};

@@ -1,0 +1,103 @@
+import type { ThreadDetail } from '@aigis/contracts';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { ApiError, isAbortError } from '../../lib/api-error';
+import { readSseEvents } from '../../lib/sse-stream';
+import { threadsApi } from '../threads/threads-api';
+import { chatApi } from './chat-api';
+import { chatReducer, emptyChat, isStreaming } from './chat-state';
+
+export type ThreadInfo = Omit<ThreadDetail, 'messages'>;
+
+/**
+ * One thread's conversation: loads it, sends messages and feeds the answer stream into the reducer.
+ * Switching threads aborts a running stream; its late events never reach the new thread.
+ */
+export function useThreadChat(threadId: string, onTurnFinished: () => void) {
+  const [state, dispatch] = useReducer(chatReducer, emptyChat);
+  const [info, setInfo] = useState<ThreadInfo | null>(null);
+  const [loadError, setLoadError] = useState<ApiError | null>(null);
+  const [loading, setLoading] = useState(true);
+  const controller = useRef<AbortController | null>(null);
+  const generation = useRef(0);
+  const streamingRef = useRef(false);
+  streamingRef.current = isStreaming(state);
+  const finished = useRef(onTurnFinished);
+  finished.current = onTurnFinished;
+
+  const load = useCallback(async () => {
+    const gen = ++generation.current;
+    controller.current?.abort();
+    controller.current = null;
+    setLoading(true);
+    setLoadError(null);
+    try {
+      const detail = await threadsApi.get(threadId);
+      if (gen !== generation.current) return;
+      const { messages, ...summary } = detail;
+      setInfo(summary);
+      dispatch({ type: 'load', messages: messages ?? [] });
+    } catch (err) {
+      if (gen !== generation.current || isAbortError(err)) return;
+      setLoadError(ApiError.from(err));
+      setInfo(null);
+      dispatch({ type: 'load', messages: [] });
+    } finally {
+      if (gen === generation.current) setLoading(false);
+    }
+  }, [threadId]);
+
+  useEffect(() => {
+    void load();
+    return () => {
+      generation.current++;
+      controller.current?.abort();
+    };
+  }, [load]);
+
+  const send = useCallback(
+    async (content: string) => {
+      if (streamingRef.current || !content.trim()) return;
+      const gen = generation.current;
+      const abort = new AbortController();
+      controller.current = abort;
+      streamingRef.current = true;
+      dispatch({ type: 'start', turnId: `local-${Date.now().toString(36)}`, content });
+      const live = () => gen === generation.current && controller.current === abort;
+      let closed = false;
+      try {
+        const res = await chatApi.sendMessage(threadId, content, abort.signal);
+        if (!res.body) throw new ApiError('STREAM_CLOSED', 'The server sent no answer stream.', res.status);
+        for await (const event of readSseEvents(res.body)) {
+          if (!live()) break;
+          dispatch({ type: 'event', event });
+          if (event.type === 'end' || event.type === 'error') {
+            closed = true;
+            break;
+          }
+        }
+        if (!closed && live() && !abort.signal.aborted) {
+          dispatch({ type: 'local_error', code: 'STREAM_CLOSED', message: 'The answer stopped before it was complete.' });
+        }
+      } catch (err) {
+        // Stop already marked the turn; anything else is shown where it happened.
+        if (!isAbortError(err) && live()) {
+          const e = ApiError.from(err);
+          dispatch({ type: 'local_error', code: e.code, message: e.message });
+        }
+      } finally {
+        if (controller.current === abort) controller.current = null;
+        if (gen === generation.current) finished.current();
+      }
+    },
+    [threadId],
+  );
+
+  const stop = useCallback(() => {
+    if (!controller.current) return;
+    dispatch({ type: 'abort' });
+    controller.current.abort();
+    controller.current = null;
+  }, []);
+
+  return { state, info, setInfo, loading, loadError, reload: load, send, stop, streaming: isStreaming(state) };
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { cellText, compareValues, nextSort, pageOf, sortRows, toCsv } from './table-model';
+
+describe('sortRows', () => {
+  const rows = [
+    { id: 1, name: 'item 10', amount: '100.50', note: null },
+    { id: 2, name: 'item 9', amount: '9.99', note: 'b' },
+    { id: 3, name: 'Item 2', amount: '1000', note: 'a' },
+    { id: 4, name: 'item 9', amount: null, note: 'c' },
+  ];
+  const ids = (r: Record<string, unknown>[]) => r.map((x) => x.id);
+
+  it('sorts numeric strings as numbers, empty values last in both directions', () => {
+    expect(ids(sortRows(rows, { column: 'amount', direction: 'asc' }))).toEqual([2, 1, 3, 4]);
+    expect(ids(sortRows(rows, { column: 'amount', direction: 'desc' }))).toEqual([3, 1, 2, 4]);
+  });
+
+  it('sorts text naturally and case-insensitively, keeping ties in database order', () => {
+    expect(ids(sortRows(rows, { column: 'name', direction: 'asc' }))).toEqual([3, 2, 4, 1]);
+    expect(ids(sortRows(rows, { column: 'name', direction: 'desc' }))).toEqual([1, 2, 4, 3]);
+  });
+
+  it('leaves the input untouched and keeps the order with no sort', () => {
+    const copy = structuredClone(rows);
+    expect(ids(sortRows(rows, null))).toEqual([1, 2, 3, 4]);
+    sortRows(rows, { column: 'id', direction: 'desc' });
+    expect(rows).toEqual(copy);
+  });
+
+  it('cycles a header through asc, desc and unsorted', () => {
+    const a = nextSort(null, 'x');
+    const d = nextSort(a, 'x');
+    expect([a, d, nextSort(d, 'x'), nextSort(d, 'y')]).toEqual([
+      { column: 'x', direction: 'asc' },
+      { column: 'x', direction: 'desc' },
+      null,
+      { column: 'y', direction: 'asc' },
+    ]);
+  });
+
+  it('compares numbers before falling back to text', () => {
+    expect(compareValues(2, 10)).toBeLessThan(0);
+    expect(compareValues('2', '10')).toBeLessThan(0);
+    expect(compareValues('b', 'a')).toBeGreaterThan(0);
+    expect(compareValues(null, 'a')).toBeGreaterThan(0);
+  });
+});
+
+describe('pageOf', () => {
+  const items = Array.from({ length: 53 }, (_, i) => i + 1);
+
+  it('slices pages and reports positions', () => {
+    expect(pageOf(items, 0, 25)).toMatchObject({ page: 0, pageCount: 3, from: 1, to: 25 });
+    const last = pageOf(items, 2, 25);
+    expect(last).toMatchObject({ page: 2, pageCount: 3, from: 51, to: 53 });
+    expect(last.items).toEqual([51, 52, 53]);
+  });
+
+  it('clamps a page out of range (after a new, shorter result)', () => {
+    expect(pageOf(items, 9, 25).page).toBe(2);
+    expect(pageOf(items, -1, 25).page).toBe(0);
+  });
+
+  it('has one empty page for no rows', () => {
+    expect(pageOf([], 0, 25)).toEqual({ items: [], page: 0, pageCount: 1, from: 0, to: 0 });
+  });
+});
+
+describe('toCsv', () => {
+  it('escapes commas, quotes and newlines; NULL is an empty field', () => {
+    const csv = toCsv(
+      ['name', 'note', 'n'],
+      [
+        { name: 'Smith, John', note: 'said "hi"', n: 1 },
+        { name: 'multi\nline', note: null, n: 2.5 },
+        { name: 'plain', note: 'cr\rhere', n: 0 },
+      ],
+    );
+    expect(csv).toBe(
+      'name,note,n\r\n' + '"Smith, John","said ""hi""",1\r\n' + '"multi\nline",,2.5\r\n' + 'plain,"cr\rhere",0\r\n',
+    );
+  });
+
+  it('quotes header names that need it and writes objects as JSON', () => {
+    expect(toCsv(['a,b'], [{ 'a,b': { k: [1, 2] } }])).toBe('"a,b"\r\n"{""k"":[1,2]}"\r\n');
+  });
+
+  it('writes false and 0 rather than dropping them', () => {
+    expect(toCsv(['f', 'z'], [{ f: false, z: 0 }])).toBe('f,z\r\nfalse,0\r\n');
+    expect(cellText(undefined)).toBe('');
+  });
+});

@@ -1,0 +1,107 @@
+/** Pure helpers behind the results table: sorting, paging, CSV export and cell text. */
+
+export type Row = Record<string, unknown>;
+export type SortDirection = 'asc' | 'desc';
+export interface SortState {
+  column: string;
+  direction: SortDirection;
+}
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/** Orders values of one column: numbers numerically, text naturally; empty values always last. */
+export function compareValues(a: unknown, b: unknown): number {
+  const aEmpty = a === null || a === undefined;
+  const bEmpty = b === null || b === undefined;
+  if (aEmpty || bEmpty) return aEmpty === bEmpty ? 0 : aEmpty ? 1 : -1;
+  const na = asNumber(a);
+  const nb = asNumber(b);
+  if (na !== null && nb !== null) return na - nb;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return collator.compare(cellText(a), cellText(b));
+}
+
+/** A stable sort (equal rows keep the database's order); empty values stay last in both directions. */
+export function sortRows(rows: readonly Row[], sort: SortState | null): Row[] {
+  if (!sort) return rows.slice();
+  const sign = sort.direction === 'asc' ? 1 : -1;
+  return rows
+    .map((row, index) => ({ row, index }))
+    .sort((x, y) => {
+      const a = x.row[sort.column];
+      const b = y.row[sort.column];
+      const aEmpty = a === null || a === undefined;
+      const bEmpty = b === null || b === undefined;
+      if (aEmpty || bEmpty) return aEmpty === bEmpty ? x.index - y.index : aEmpty ? 1 : -1;
+      return sign * compareValues(a, b) || x.index - y.index;
+    })
+    .map((x) => x.row);
+}
+
+/** Clicking a header: ascending, then descending, then back to the database's order. */
+export function nextSort(current: SortState | null, column: string): SortState | null {
+  if (!current || current.column !== column) return { column, direction: 'asc' };
+  if (current.direction === 'asc') return { column, direction: 'desc' };
+  return null;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Zero-based page actually shown (clamped into range). */
+  page: number;
+  pageCount: number;
+  /** One-based positions of the first and last item shown (0/0 when empty). */
+  from: number;
+  to: number;
+}
+
+export function pageOf<T>(items: readonly T[], page: number, pageSize: number): Page<T> {
+  const size = Math.max(1, Math.floor(pageSize));
+  const pageCount = Math.max(1, Math.ceil(items.length / size));
+  const p = Math.min(Math.max(0, Math.floor(page)), pageCount - 1);
+  const start = p * size;
+  const slice = items.slice(start, start + size);
+  return { items: slice, page: p, pageCount, from: slice.length ? start + 1 : 0, to: start + slice.length };
+}
+
+/** RFC 4180 CSV: fields with a comma, quote, CR or LF are quoted and quotes doubled; NULL is empty. */
+export function toCsv(columns: readonly string[], rows: readonly Row[]): string {
+  const lines = [columns.map(csvField), ...rows.map((row) => columns.map((c) => csvField(csvValue(row[c]))))];
+  return lines.map((fields) => fields.join(',')).join('\r\n') + '\r\n';
+}
+
+function csvValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return cellText(value);
+}
+
+function csvField(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The text of one cell (objects and arrays as JSON, as the database would print them). */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** Numbers arrive as numbers or, for NUMERIC/BIGINT, as numeric strings; both sort as numbers. */
+function asNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value.trim())) return Number(value);
+  return null;
+}
+
+export function isNumericColumn(rows: readonly Row[], column: string): boolean {
+  let seen = false;
+  for (const row of rows.slice(0, 50)) {
+    const v = row[column];
+    if (v === null || v === undefined) continue;
+    if (asNumber(v) === null) return false;
+    seen = true;
+  }
+  return seen;
+}

@@ -1,3 +1,4 @@
+import '../scripts/vitest-node20.mjs';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
 

@@ -1,3 +1,4 @@
+import '../scripts/vitest-node20.mjs';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 

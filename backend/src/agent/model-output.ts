@@ -3,15 +3,16 @@ export function stripThinking(text: string): string {
   return text.replace(/<think>[\s\S]*?(<\/think>|$)/gi, '').trim();
 }
 
-/** The SQL in a model reply: a ```sql block, any ``` block, or the bare text from SELECT/WITH/VALUES on. */
+/** Statement keywords a reply's SQL may start with. Writes are kept on purpose: the guard refuses them with a reason the model can act on. */
+const STATEMENT_START = /^\s*(select|with|values|explain|insert|update|delete|merge|replace|create|alter|drop|truncate|grant|revoke|set|copy|call|do|begin|commit|rollback|attach|pragma|load|lock|show|\()\b/im;
+
+/** The SQL in a model reply: a ```sql block, any ``` block, or the bare text from the first statement keyword on. */
 export function extractSql(reply: string): string | null {
   const text = stripThinking(reply);
   const fenced = /```(?:sql|postgresql|mysql|sqlite)?[^\n]*\n([\s\S]*?)```/i.exec(text);
-  const candidate = fenced ? fenced[1] : text;
-  const start = candidate.search(/\b(select|with|values)\b/i);
-  if (start === -1 && !fenced) return null;
-  const sql = (fenced ? candidate : candidate.slice(start)).trim();
-  return sql.length > 0 ? sql : null;
+  if (fenced) return fenced[1].trim() || null;
+  const match = STATEMENT_START.exec(text);
+  return match ? text.slice(match.index).trim() : null;
 }
 
 /** The JSON object in a model reply (fenced or the outermost braces), or an error saying why it is not there. */

@@ -69,12 +69,28 @@ export class MessageStreamService {
     let partial = '';
     const filter = new ThinkFilter();
     const streamedRuns = new Set<string>();
+    // LLM_TIMEOUT_MS bounds the wait for an upstream's headers; a stream that stalls after them is
+    // caught here: no graph event (tokens, tool steps, inner model calls) for LLM_STALL_TIMEOUT_MS stops the run.
+    const run = new AbortController();
+    const stopRun = () => run.abort(signal.reason);
+    signal.addEventListener('abort', stopRun, { once: true });
+    let stalled = false;
+    let watchdog: NodeJS.Timeout | undefined;
+    const rearm = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        stalled = true;
+        run.abort(new Error('stalled'));
+      }, this.config.LLM_STALL_TIMEOUT_MS);
+    };
+    rearm();
     try {
       const events = this.agent.graph.streamEvents(
         { messages: [new HumanMessage(content)], model_name: model.name },
-        { ...this.agent.runConfig(row.id, signal), version: 'v2' },
+        { ...this.agent.runConfig(row.id, run.signal), version: 'v2' },
       );
       for await (const event of events) {
+        rearm();
         const fromAssistant = event.metadata?.langgraph_node === 'assistant' && !event.tags?.includes(INNER_CALL_TAG);
         if (event.event === 'on_chat_model_start' && fromAssistant) {
           partial = '';
@@ -102,7 +118,13 @@ export class MessageStreamService {
       }
     } catch (error) {
       await this.settle(row.id, partial, signal.aborted);
+      if (stalled && !signal.aborted) {
+        throw new AppError('UPSTREAM_FAILED', `${model.name} stopped responding for ${Math.round(this.config.LLM_STALL_TIMEOUT_MS / 1000)} s, so the answer was stopped. Try again.`);
+      }
       throw error;
+    } finally {
+      clearTimeout(watchdog);
+      signal.removeEventListener('abort', stopRun);
     }
     sink.send({ type: 'end', data: { full_response: full } });
   }

@@ -64,6 +64,7 @@ export const envSchema = z
     MODEL_PROBE_TTL_S: int(1, 86_400).default(30),
     LLM_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
     LLM_MAX_RETRIES: int(0, 10).default(2),
+    LLM_STALL_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
     CONTEXT_BUDGET_TOKENS: int(500, 2_000_000).default(12_000),
     SSE_PING_MS: int(100, 600_000).default(15_000),
   })
@@ -74,6 +75,9 @@ export const envSchema = z
         path: ['MASTER_ENCRYPTION_KEY'],
         message: 'is required when DATABASE_URL is set (server mode); generate one with `openssl rand -hex 32`',
       });
+    }
+    if (env.LLM_STALL_TIMEOUT_MS <= env.STATEMENT_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['LLM_STALL_TIMEOUT_MS'], message: 'must exceed STATEMENT_TIMEOUT_MS (a running query sends no events)' });
     }
     if (env.ROW_LIMIT > env.ROW_LIMIT_MAX) {
       ctx.addIssue({ code: 'custom', path: ['ROW_LIMIT'], message: 'must not exceed ROW_LIMIT_MAX' });

@@ -1,0 +1,417 @@
+import type { SchemaTable } from '@aigis/contracts';
+import mysql from 'mysql2';
+import type { FieldPacket, Pool, PoolConnection, PoolOptions } from 'mysql2';
+import { AppError, isAppError } from '../../common/app-error.js';
+import { readMysqlCatalog } from '../introspection/mysql.catalog.js';
+import { summarizeSampleRow } from '../introspection/samples.js';
+import { connectionFailed, isConnectionError, queryFailed } from './db-error.js';
+import type {
+  AdapterSettings,
+  ConnectionTarget,
+  DialectAdapter,
+  ExecuteOptions,
+  ExecuteResult,
+  IntrospectionResult,
+  IntrospectOptions,
+  ServerProbe,
+} from './dialect-adapter.js';
+import { backupTimerMs, cancelledError, supervise, timeoutError, waitFor } from './execution-control.js';
+import { bigintToJson, bytesToJson, decimalToJson, rowsToObjects, toJsonSafe, uniqueColumnNames } from './json-safe.js';
+import { quoteQualified } from './quote-ident.js';
+
+type Flavor = 'mysql' | 'mariadb';
+
+// Column type codes of the MySQL protocol (mysql2's constants/types).
+const TYPE_DECIMAL = 0;
+const TYPE_NEWDECIMAL = 246;
+const TYPE_LONGLONG = 8;
+const TYPE_BIT = 16;
+
+/** Errnos of a statement stopped by the server's own timeout (MariaDB max_statement_time, MySQL max_execution_time). */
+const SERVER_TIMEOUT_ERRNOS = new Set([1969, 3024]);
+const INTERRUPTED_ERRNO = 1317;
+
+interface Streamed {
+  fields: FieldPacket[];
+  rows: unknown[][];
+}
+
+/**
+ * MySQL and MariaDB through a bounded mysql2 pool. Every pooled session is put in READ ONLY mode once (a READ ONLY
+ * transaction alone would not stop DDL: MySQL commits implicitly before it), and each statement also runs inside
+ * `START TRANSACTION READ ONLY` … `ROLLBACK`.
+ */
+export class MysqlAdapter implements DialectAdapter {
+  readonly dialect = 'mysql' as const;
+  private readonly pool: Pool;
+  private readonly config: PoolOptions;
+  private readonly readOnlySessions = new WeakSet<PoolConnection>();
+  private readonly sessionTimeouts = new WeakMap<PoolConnection, number>();
+  private flavor: Promise<{ flavor: Flavor; version: string }> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly target: ConnectionTarget,
+    private readonly settings: AdapterSettings,
+  ) {
+    this.config = {
+      host: target.host ?? 'localhost',
+      port: target.port ?? 3306,
+      user: target.user ?? undefined,
+      password: target.password ?? undefined,
+      database: target.database || undefined,
+      ssl: target.ssl ? { rejectUnauthorized: false } : undefined,
+      connectTimeout: settings.connectTimeoutMs,
+      charset: 'UTF8MB4_UNICODE_CI',
+      // Values stay exact: dates as the server prints them, BIGINT/DECIMAL as text (made JSON-safe below).
+      dateStrings: true,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      multipleStatements: false,
+      enableKeepAlive: true,
+    };
+    this.pool = mysql.createPool({ ...this.config, connectionLimit: settings.poolMax, maxIdle: settings.poolMax, idleTimeout: 30_000, queueLimit: 0 });
+    this.pool.on('connection', (conn) => (conn as unknown as NodeJS.EventEmitter).on('error', noop));
+  }
+
+  async executeReadOnly(sql: string, options: ExecuteOptions): Promise<ExecuteResult> {
+    const { maxRows, timeoutMs, signal } = options;
+    const limit = Math.max(0, maxRows) + 1;
+    const sqlExecuted = options.appendLimit ? `${sql}\nLIMIT ${limit}` : sql;
+    const conn = await this.checkout(signal, timeoutMs);
+    let discard = false;
+    let stoppedByUs = false;
+    try {
+      const { flavor } = await this.serverFlavor(conn);
+      await this.setSessionTimeout(conn, flavor, timeoutMs);
+      await run(conn, 'START TRANSACTION READ ONLY');
+      const work = this.stream(conn, sqlExecuted, limit, !options.appendLimit);
+      const result = await supervise(work, {
+        signal,
+        timeoutMs,
+        timerMs: backupTimerMs(timeoutMs),
+        stop: async () => {
+          stoppedByUs = true;
+          await this.killQuery(conn.threadId);
+        },
+      });
+      const columns = uniqueColumnNames(result.fields.map((f) => f.name));
+      const truncated = result.rows.length > maxRows;
+      const rows = (truncated ? result.rows.slice(0, Math.max(0, maxRows)) : result.rows).map((r) => convertRow(result.fields, r));
+      return { columns, rows: rowsToObjects(columns, rows), truncated, sqlExecuted };
+    } catch (err) {
+      if (isAppError(err)) throw err;
+      if (isConnectionError('mysql', err) && !(err as { sqlMessage?: string }).sqlMessage) {
+        discard = true;
+        throw connectionFailed(this.target, err, this.settings);
+      }
+      const errno = (err as { errno?: number }).errno;
+      if (errno !== undefined && SERVER_TIMEOUT_ERRNOS.has(errno)) throw timeoutError(timeoutMs);
+      if (errno === INTERRUPTED_ERRNO && !stoppedByUs) throw cancelledError();
+      throw queryFailed('mysql', err, { password: this.target.password });
+    } finally {
+      if (!discard) {
+        try {
+          await run(conn, 'ROLLBACK');
+        } catch {
+          discard = true;
+        }
+      }
+      if (discard) conn.destroy();
+      else conn.release();
+    }
+  }
+
+  async probe(): Promise<ServerProbe> {
+    const conn = await this.checkout(undefined, this.settings.connectTimeoutMs * 2);
+    try {
+      const { flavor, version } = await this.serverFlavor(conn);
+      const [[readOnlyServer]] = (await run(conn, 'SELECT @@global.read_only')).rows as unknown[][];
+      const grants = (await run(conn, 'SHOW GRANTS')).rows.map((r) => String((r as unknown[])[0]));
+      const serverVersion = flavor === 'mariadb' ? `MariaDB ${version.replace(/-MariaDB.*$/i, '')}` : `MySQL ${version}`;
+      return describeGrants(serverVersion, grants, Number(readOnlyServer) === 1);
+    } catch (err) {
+      throw this.mapOwnQueryError(err);
+    } finally {
+      conn.release();
+    }
+  }
+
+  async introspect(options: IntrospectOptions): Promise<IntrospectionResult> {
+    let catalog: Awaited<ReturnType<typeof readMysqlCatalog>>;
+    let flavor: Flavor;
+    try {
+      const first = await this.checkout(options.signal, 60_000);
+      try {
+        flavor = (await this.serverFlavor(first)).flavor;
+      } finally {
+        first.release();
+      }
+      // The three catalog queries run at once, each on its own pooled connection.
+      catalog = await readMysqlCatalog(
+        async (sql, params) => {
+          const conn = await this.checkout(options.signal, 60_000);
+          try {
+            return (await run(conn, sql, params)).rows as unknown[][];
+          } finally {
+            conn.release();
+          }
+        },
+        this.target.database || null,
+        flavor,
+      );
+    } catch (err) {
+      throw this.mapOwnQueryError(err);
+    }
+    if (options.sampleRows > 0) await this.sampleTables(catalog.tables, flavor, options);
+    return catalog;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await new Promise<void>((resolve) => this.pool.end(() => resolve()));
+  }
+
+  /** `sampleConcurrency` workers, each keeping one connection for all the tables it samples. */
+  private async sampleTables(tables: SchemaTable[], flavor: Flavor, options: IntrospectOptions): Promise<void> {
+    const { signal, sampleTimeoutMs } = options;
+    const workers = Math.max(1, Math.min(options.sampleConcurrency, this.settings.poolMax, tables.length));
+    let next = 0;
+    const worker = async () => {
+      let conn: PoolConnection | null = null;
+      try {
+        while (next < tables.length) {
+          if (signal?.aborted) throw cancelledError();
+          const table = tables[next++];
+          conn ??= await this.checkout(signal, sampleTimeoutMs * 4);
+          const outcome = await this.sampleTable(conn, table, flavor, options);
+          if (outcome === 'discard') {
+            conn.destroy();
+            conn = null;
+          }
+        }
+      } finally {
+        conn?.release();
+      }
+    };
+    await Promise.all(Array.from({ length: workers }, worker));
+  }
+
+  /**
+   * One table's sample in one round trip: the session is already read-only, and the timeout rides on the statement
+   * (MariaDB `SET STATEMENT … FOR`, MySQL's optimizer hint). Errors land in `sample_error`; an abort is thrown.
+   */
+  private async sampleTable(conn: PoolConnection, table: SchemaTable, flavor: Flavor, options: IntrospectOptions): Promise<'keep' | 'discard'> {
+    const { sampleTimeoutMs, sampleRows, signal } = options;
+    const name = quoteQualified('mysql', table.schema, table.name);
+    const sql =
+      flavor === 'mariadb'
+        ? `SET STATEMENT max_statement_time = ${sampleTimeoutMs / 1000} FOR SELECT * FROM ${name} LIMIT ${sampleRows}`
+        : `SELECT /*+ MAX_EXECUTION_TIME(${sampleTimeoutMs}) */ * FROM ${name} LIMIT ${sampleRows}`;
+    let stopped = false;
+    try {
+      const result = await supervise(run(conn, sql), {
+        signal,
+        timeoutMs: sampleTimeoutMs,
+        timerMs: backupTimerMs(sampleTimeoutMs),
+        stop: async () => {
+          stopped = true;
+          await this.killQuery(conn.threadId);
+        },
+      });
+      const columns = uniqueColumnNames(result.fields.map((f) => f.name));
+      table.sample_rows = (result.rows as unknown[][]).map((row) => summarizeSampleRow(columns, convertRow(result.fields, row)));
+      return 'keep';
+    } catch (err) {
+      if (isAppError(err) && err.code === 'QUERY_CANCELLED') throw err;
+      const errno = (err as { errno?: number }).errno;
+      if (isConnectionError('mysql', err) && !(err as { sqlMessage?: string }).sqlMessage) throw this.mapOwnQueryError(err);
+      table.sample_rows = [];
+      table.sample_error =
+        errno !== undefined && SERVER_TIMEOUT_ERRNOS.has(errno) ? timeoutError(sampleTimeoutMs).message : this.mapOwnQueryError(err).message;
+      return stopped ? 'discard' : 'keep';
+    }
+  }
+
+  /**
+   * Streams rows and keeps at most `limit`. Without a LIMIT in the statement, reaching the cap pauses the socket and
+   * stops the statement with KILL QUERY, so a huge result is never transferred.
+   */
+  private stream(conn: PoolConnection, sql: string, limit: number, killAtCap: boolean): Promise<Streamed> {
+    return new Promise<Streamed>((resolve, reject) => {
+      const rows: unknown[][] = [];
+      let fields: FieldPacket[] = [];
+      let killing: Promise<void> | null = null;
+      let done = false;
+      const finish = (error?: unknown) => {
+        if (done) return;
+        done = true;
+        const settle = () => (error ? reject(error) : resolve({ fields, rows }));
+        if (killing) void killing.then(settle);
+        else settle();
+      };
+      const core = conn as unknown as mysql.Connection;
+      const query = core.query({ sql, rowsAsArray: true });
+      query.on('fields', (f: FieldPacket[]) => (fields = f));
+      query.on('result', (row: unknown) => {
+        if (killing || rows.length >= limit) return;
+        rows.push(row as unknown[]);
+        if (rows.length >= limit && killAtCap) {
+          core.pause();
+          killing = this.killQuery(conn.threadId)
+            .catch(noop)
+            .finally(() => core.resume());
+        }
+      });
+      query.on('error', (err: { errno?: number }) => {
+        // Our own KILL QUERY after the cap ends the statement with "interrupted": the rows we kept are the answer.
+        finish(killing && err.errno === INTERRUPTED_ERRNO ? undefined : err);
+      });
+      query.on('end', () => finish());
+    });
+  }
+
+  private async checkout(signal: AbortSignal | undefined, waitMs: number): Promise<PoolConnection> {
+    if (this.closed) throw new AppError('CONNECTION_FAILED', 'this connection was closed; try again');
+    const waitLimit = Math.max(waitMs, this.settings.connectTimeoutMs + 1000);
+    let conn: PoolConnection;
+    try {
+      conn = await waitFor(
+        new Promise<PoolConnection>((resolve, reject) => this.pool.getConnection((err, c) => (err ? reject(err) : resolve(c)))),
+        {
+          signal,
+          waitMs: waitLimit,
+          onTimeout: () =>
+            new AppError(
+              'QUERY_TIMEOUT',
+              `all ${this.settings.poolMax} connections to this database stayed busy for ${Math.round(waitLimit / 1000)} s; try again`,
+            ),
+          discard: (c) => c.release(),
+        },
+      );
+    } catch (err) {
+      if (isAppError(err)) throw err;
+      throw connectionFailed(this.target, err, this.settings);
+    }
+    if (!this.readOnlySessions.has(conn)) {
+      try {
+        await run(conn, 'SET SESSION TRANSACTION READ ONLY');
+        this.readOnlySessions.add(conn);
+      } catch (err) {
+        conn.destroy();
+        throw this.mapOwnQueryError(err);
+      }
+    }
+    return conn;
+  }
+
+  private serverFlavor(conn: PoolConnection): Promise<{ flavor: Flavor; version: string }> {
+    if (!this.flavor) {
+      this.flavor = run(conn, 'SELECT VERSION()').then(({ rows }) => {
+        const version = String((rows as unknown[][])[0][0]);
+        return { flavor: /mariadb/i.test(version) ? 'mariadb' : 'mysql', version };
+      });
+      this.flavor.catch(() => (this.flavor = null));
+    }
+    return this.flavor;
+  }
+
+  /** Sets the server-side statement timeout on the session, only when it differs from what the session has. */
+  private async setSessionTimeout(conn: PoolConnection, flavor: Flavor, timeoutMs: number): Promise<void> {
+    const ms = Math.max(1, Math.round(timeoutMs));
+    if (this.sessionTimeouts.get(conn) === ms) return;
+    // MariaDB counts seconds (fractions allowed) for every statement; MySQL milliseconds, for SELECT only.
+    await run(conn, flavor === 'mariadb' ? `SET SESSION max_statement_time = ${ms / 1000}` : `SET SESSION max_execution_time = ${ms}`);
+    this.sessionTimeouts.set(conn, ms);
+  }
+
+  /** KILL QUERY from a separate short-lived connection (the pool may be exhausted). */
+  private async killQuery(threadId: number | null): Promise<void> {
+    if (!threadId) return;
+    const killer = mysql.createConnection({ ...this.config, database: undefined });
+    killer.on('error', noop);
+    try {
+      await new Promise<void>((resolve, reject) => killer.query(`KILL QUERY ${Number(threadId)}`, (err) => (err ? reject(err) : resolve())));
+    } finally {
+      killer.destroy();
+    }
+  }
+
+  private mapOwnQueryError(err: unknown): AppError {
+    if (isAppError(err)) return err;
+    if (isConnectionError('mysql', err) && !(err as { sqlMessage?: string }).sqlMessage) {
+      return connectionFailed(this.target, err, this.settings);
+    }
+    if ([1044, 1045, 1049].includes((err as { errno?: number }).errno ?? -1)) return connectionFailed(this.target, err, this.settings);
+    return queryFailed('mysql', err, { password: this.target.password });
+  }
+}
+
+function noop(): void {}
+
+function run(conn: PoolConnection | mysql.Connection, sql: string, params: unknown[] = []): Promise<{ rows: unknown[]; fields: FieldPacket[] }> {
+  return new Promise((resolve, reject) => {
+    (conn as mysql.Connection).query({ sql, values: params, rowsAsArray: true }, (err, rows, fields) =>
+      err ? reject(err) : resolve({ rows: rows as unknown[], fields: (fields ?? []) as FieldPacket[] }),
+    );
+  });
+}
+
+/** Driver values → JSON-safe, by the column's protocol type (BIGINT and DECIMAL arrive as exact text). */
+function convertRow(fields: FieldPacket[], row: unknown[]): unknown[] {
+  return row.map((value, i) => {
+    if (value === null || value === undefined) return null;
+    const type = (fields[i] as { columnType?: number }).columnType;
+    if (type === TYPE_LONGLONG && typeof value === 'string') return bigintToJson(value);
+    if ((type === TYPE_NEWDECIMAL || type === TYPE_DECIMAL) && typeof value === 'string') return decimalToJson(value);
+    if (type === TYPE_BIT && Buffer.isBuffer(value)) return bigintToJson(value.length ? BigInt(`0x${value.toString('hex')}`) : 0n);
+    if (Buffer.isBuffer(value)) return bytesToJson(value);
+    return toJsonSafe(value);
+  });
+}
+
+// Privileges that let an account change data or schema (SHOW GRANTS spells them like this on MySQL and MariaDB).
+const WRITE_PRIVILEGES = [
+  'ALL PRIVILEGES',
+  'ALL',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
+  'DELETE HISTORY',
+  'CREATE',
+  'DROP',
+  'ALTER',
+  'INDEX',
+  'CREATE VIEW',
+  'CREATE ROUTINE',
+  'ALTER ROUTINE',
+  'TRIGGER',
+  'EVENT',
+  'FILE',
+  'SUPER',
+];
+
+/** Reads SHOW GRANTS: can this account write anywhere? The warning names what it may do and where. */
+export function describeGrants(serverVersion: string, grants: string[], serverReadOnly: boolean): ServerProbe {
+  const found: string[] = [];
+  for (const line of grants) {
+    const m = /^GRANT\s+(.+?)\s+ON\s+(?:(?:TABLE|FUNCTION|PROCEDURE)\s+)?(\S+)\s+TO\s/i.exec(line);
+    if (!m) continue;
+    const privileges = m[1]
+      .replace(/\([^)]*\)/g, '') // column lists: SELECT (a, b)
+      .split(',')
+      .map((p) => p.trim().toUpperCase())
+      .filter((p) => WRITE_PRIVILEGES.includes(p));
+    if (privileges.length) found.push(`${privileges.join(', ')} on ${m[2]}`);
+  }
+  if (found.length === 0) return { serverVersion, readOnlyRole: true, warnings: [] };
+  if (serverReadOnly && !found.some((f) => /ALL|SUPER/.test(f))) {
+    return { serverVersion, readOnlyRole: true, warnings: ['the server runs read-only (read_only = ON)'] };
+  }
+  return {
+    serverVersion,
+    readOnlyRole: false,
+    warnings: [`this account can write (${found.join('; ')}); Aigis only reads, but a read-only account is safer`],
+  };
+}

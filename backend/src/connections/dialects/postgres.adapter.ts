@@ -1,0 +1,354 @@
+import type { SchemaTable } from '@aigis/contracts';
+import pg from 'pg';
+import { AppError, isAppError } from '../../common/app-error.js';
+import { type PostgresCatalog, readPostgresCatalog } from '../introspection/postgres.catalog.js';
+import { summarizeSampleRow } from '../introspection/samples.js';
+import { connectionFailed, isConnectionError, queryFailed } from './db-error.js';
+import type {
+  AdapterSettings,
+  ConnectionTarget,
+  DialectAdapter,
+  ExecuteOptions,
+  ExecuteResult,
+  IntrospectionResult,
+  IntrospectOptions,
+  ServerProbe,
+} from './dialect-adapter.js';
+import { backupTimerMs, cancelledError, supervise, timeoutError, waitFor } from './execution-control.js';
+import { rowsToObjects, uniqueColumnNames } from './json-safe.js';
+import { jsonSafePgTypes } from './postgres-types.js';
+import { quoteQualified } from './quote-ident.js';
+
+/** Sample queries in flight per connection: enough to hide the round trip, few enough to spread slow tables. */
+const SAMPLES_PER_LANE = 4;
+const CURSOR_PREFIX = 'DECLARE aigis_cursor NO SCROLL CURSOR FOR ';
+/** Session default for our own statements (catalog queries, probes); user statements set their own with SET LOCAL. */
+const SESSION_STATEMENT_TIMEOUT_MS = 60_000;
+
+type QueryConfigWithMode = pg.QueryConfig & { queryMode?: 'extended'; rowMode?: 'array' };
+
+/**
+ * PostgreSQL through a bounded pg Pool. User statements run as a cursor inside `BEGIN READ ONLY` that is always
+ * rolled back: the cursor caps rows without rewriting the SQL and makes the planner aim for the first rows.
+ */
+export class PostgresAdapter implements DialectAdapter {
+  readonly dialect = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  private readonly clientConfig: pg.ClientConfig;
+  private closed = false;
+
+  constructor(
+    private readonly target: ConnectionTarget,
+    private readonly settings: AdapterSettings,
+  ) {
+    this.clientConfig = {
+      host: target.host ?? 'localhost',
+      port: target.port ?? 5432,
+      database: target.database ?? undefined,
+      user: target.user ?? undefined,
+      password: target.password ?? undefined,
+      // Like libpq's sslmode=require: encrypted, certificate not verified (user databases rarely carry a CA we know).
+      ssl: target.ssl ? { rejectUnauthorized: false } : false,
+      application_name: 'aigis',
+      keepAlive: true,
+      statement_timeout: SESSION_STATEMENT_TIMEOUT_MS,
+      connectionTimeoutMillis: settings.connectTimeoutMs,
+      types: jsonSafePgTypes as unknown as pg.CustomTypesConfig,
+      // Queries are written without waiting for earlier answers: sampling many tables costs little more than one.
+      pipeline: true,
+    };
+    const clientConfig = this.clientConfig;
+    // The connect timeout goes on the client, not the pool: pg-pool would also apply it to waiting for a busy pool.
+    class BoundedClient extends pg.Client {
+      constructor(config?: pg.ClientConfig) {
+        super({ ...config, connectionTimeoutMillis: clientConfig.connectionTimeoutMillis });
+      }
+    }
+    this.pool = new pg.Pool({ ...clientConfig, connectionTimeoutMillis: 0, max: settings.poolMax, idleTimeoutMillis: 30_000, Client: BoundedClient });
+    // An idle connection dropped by the server must not crash the process; the next checkout reconnects.
+    this.pool.on('error', () => undefined);
+  }
+
+  async executeReadOnly(sql: string, options: ExecuteOptions): Promise<ExecuteResult> {
+    const { maxRows, timeoutMs, signal } = options;
+    const client = await this.checkout(signal, timeoutMs);
+    let discard = false;
+    try {
+      const work = (async () => {
+        await client.query(`BEGIN TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
+        // The extended protocol accepts exactly one statement, so nothing can ride along behind the user's SQL.
+        await client.query({ text: CURSOR_PREFIX + sql, queryMode: 'extended' } as QueryConfigWithMode);
+        return client.query({ text: `FETCH FORWARD ${Math.max(0, maxRows) + 1} FROM aigis_cursor`, rowMode: 'array' } as QueryConfigWithMode);
+      })();
+      const result = (await supervise(work, {
+        signal,
+        timeoutMs,
+        timerMs: backupTimerMs(timeoutMs),
+        stop: async () => {
+          discard = true;
+          await this.cancelBackend(backendPid(client));
+        },
+      })) as unknown as pg.QueryArrayResult;
+      const columns = uniqueColumnNames(result.fields.map((f) => f.name));
+      const truncated = result.rows.length > maxRows;
+      const rows = truncated ? result.rows.slice(0, Math.max(0, maxRows)) : result.rows;
+      return { columns, rows: rowsToObjects(columns, rows), truncated, sqlExecuted: sql };
+    } catch (err) {
+      if (isAppError(err)) throw err;
+      if (isConnectionError('postgres', err)) {
+        discard = true;
+        throw connectionFailed(this.target, err, this.settings);
+      }
+      if ((err as { code?: string }).code === '57014') throw timeoutError(timeoutMs);
+      throw queryFailed('postgres', err, { password: this.target.password, positionOffset: CURSOR_PREFIX.length });
+    } finally {
+      if (!discard) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          discard = true;
+        }
+      }
+      this.release(client, discard);
+    }
+  }
+
+  async probe(): Promise<ServerProbe> {
+    const client = await this.checkout(undefined, this.settings.connectTimeoutMs * 2);
+    try {
+      const { rows } = await client.query(PROBE_SQL);
+      return describeRole(rows[0] as ProbeRow);
+    } catch (err) {
+      throw this.mapOwnQueryError(err);
+    } finally {
+      this.release(client, false);
+    }
+  }
+
+  async introspect(options: IntrospectOptions): Promise<IntrospectionResult> {
+    let catalog: PostgresCatalog;
+    try {
+      // The three catalog queries run at once, each on its own pooled connection.
+      catalog = await readPostgresCatalog(async (text) => {
+        const client = await this.checkout(options.signal, SESSION_STATEMENT_TIMEOUT_MS);
+        try {
+          return (await client.query(text)).rows;
+        } finally {
+          this.release(client, false);
+        }
+      });
+    } catch (err) {
+      throw this.mapOwnQueryError(err);
+    }
+    if (options.sampleRows > 0) {
+      await this.sampleTables(
+        catalog.tables.filter((t) => !catalog.emptyTables.has(t)),
+        options,
+      );
+    }
+    return { tables: catalog.tables, catalogQueries: catalog.catalogQueries };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  /**
+   * Sample rows, one `SELECT * … LIMIT n` per table. `sampleConcurrency` queries are in flight at once, pipelined
+   * over a few connections (a round trip per table would cost more than the queries themselves).
+   */
+  private async sampleTables(tables: SchemaTable[], options: IntrospectOptions): Promise<void> {
+    if (tables.length === 0) return;
+    const concurrency = Math.max(1, options.sampleConcurrency);
+    const lanes = Math.max(1, Math.min(this.settings.poolMax, Math.ceil(concurrency / SAMPLES_PER_LANE), tables.length));
+    const perLane = Math.ceil(concurrency / lanes);
+    let next = 0;
+    const take = () => (next < tables.length ? tables[next++] : undefined);
+    await Promise.all(Array.from({ length: lanes }, () => this.sampleLane(take, perLane, options)));
+  }
+
+  /**
+   * One connection made read-only for the session (so every sample runs in a READ ONLY transaction) with the
+   * per-query statement timeout, and `inFlight` queries pipelined on it. A failing table records its error and the
+   * rest go on; a watchdog drops the connection if the server stops answering altogether.
+   */
+  private async sampleLane(take: () => SchemaTable | undefined, inFlight: number, options: IntrospectOptions): Promise<void> {
+    const { signal, sampleTimeoutMs, sampleRows } = options;
+    const client = await this.checkout(signal, sampleTimeoutMs * 4);
+    let broken: AppError | null = null;
+    let lastProgress = Date.now();
+    let pending = 0;
+    const breakLane = (reason: AppError) => {
+      if (broken) return;
+      broken = reason;
+      void this.cancelBackend(backendPid(client)).catch(noop);
+      destroySocket(client);
+    };
+    const stall = backupTimerMs(sampleTimeoutMs);
+    const watchdog = setInterval(() => {
+      if (pending > 0 && Date.now() - lastProgress > stall) {
+        breakLane(new AppError('QUERY_TIMEOUT', 'the database stopped answering while sample rows were read'));
+      }
+    }, Math.min(1000, stall));
+    watchdog.unref();
+    const onAbort = () => breakLane(cancelledError());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (signal?.aborted) throw cancelledError();
+      await client.query(`SET default_transaction_read_only = on; SET statement_timeout = ${Math.max(1, Math.round(sampleTimeoutMs))}`);
+      const slot = async () => {
+        for (let table = take(); table; table = take()) {
+          if (broken) throw broken;
+          pending++;
+          try {
+            const text = `SELECT * FROM ${quoteQualified('postgres', table.schema, table.name)} LIMIT ${sampleRows}`;
+            const result = (await client.query({ text, rowMode: 'array' } as QueryConfigWithMode)) as unknown as pg.QueryArrayResult;
+            const columns = uniqueColumnNames(result.fields.map((f) => f.name));
+            table.sample_rows = result.rows.map((row) => summarizeSampleRow(columns, row));
+          } catch (err) {
+            if (broken) throw broken;
+            table.sample_rows = [];
+            table.sample_error =
+              (err as { code?: string }).code === '57014'
+                ? timeoutError(sampleTimeoutMs).message
+                : queryFailed('postgres', err, { password: this.target.password }).message;
+          } finally {
+            pending--;
+            lastProgress = Date.now();
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: inFlight }, slot));
+    } catch (err) {
+      throw broken ?? this.mapOwnQueryError(err);
+    } finally {
+      clearInterval(watchdog);
+      signal?.removeEventListener('abort', onAbort);
+      if (!broken) {
+        try {
+          await client.query('RESET default_transaction_read_only; RESET statement_timeout');
+        } catch {
+          broken = cancelledError();
+        }
+      }
+      this.release(client, broken !== null);
+    }
+  }
+
+  private async checkout(signal: AbortSignal | undefined, waitMs: number): Promise<pg.PoolClient> {
+    if (this.closed) throw new AppError('CONNECTION_FAILED', 'this connection was closed; try again');
+    const waitLimit = Math.max(waitMs, this.settings.connectTimeoutMs + 1000);
+    let client: pg.PoolClient;
+    try {
+      client = await waitFor(this.pool.connect(), {
+        signal,
+        waitMs: waitLimit,
+        onTimeout: () =>
+          new AppError(
+            'QUERY_TIMEOUT',
+            `all ${this.settings.poolMax} connections to this database stayed busy for ${Math.round(waitLimit / 1000)} s; try again`,
+          ),
+        discard: (c) => c.release(),
+      });
+    } catch (err) {
+      if (isAppError(err)) throw err;
+      throw connectionFailed(this.target, err, this.settings);
+    }
+    // A checked-out client without a listener would crash the process if its socket failed between queries.
+    client.on('error', noop);
+    return client;
+  }
+
+  private release(client: pg.PoolClient, discard: boolean): void {
+    client.off('error', noop);
+    client.release(discard ? true : undefined);
+  }
+
+  /** Asks the server to cancel the backend's running statement, from a separate short-lived connection. */
+  private async cancelBackend(pid: number | null): Promise<void> {
+    if (!pid) return;
+    const canceller = new pg.Client({ ...this.clientConfig, types: undefined });
+    canceller.on('error', noop);
+    try {
+      await canceller.connect();
+      await canceller.query('SELECT pg_cancel_backend($1)', [pid]);
+    } finally {
+      await canceller.end().catch(noop);
+    }
+  }
+
+  private mapOwnQueryError(err: unknown): AppError {
+    if (isAppError(err)) return err;
+    if (isConnectionError('postgres', err)) return connectionFailed(this.target, err, this.settings);
+    return queryFailed('postgres', err, { password: this.target.password });
+  }
+}
+
+function noop(): void {}
+
+/** Cuts the client's socket now (ending a pipelined client politely would wait for its queries to finish). */
+function destroySocket(client: pg.PoolClient): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+}
+
+/** The server process id of a pooled client (pg sets it from BackendKeyData; the typings omit it). */
+function backendPid(client: pg.PoolClient): number | null {
+  return (client as unknown as { processID?: number | null }).processID ?? null;
+}
+
+const PROBE_SQL = `
+  WITH rel AS (
+    SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+    WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND n.nspname !~ '^pg_' AND n.nspname <> 'information_schema'
+  )
+  SELECT current_setting('server_version') AS version,
+         current_user AS role,
+         r.rolsuper AS superuser,
+         current_setting('default_transaction_read_only') = 'on' AS default_read_only,
+         pg_is_in_recovery() AS in_recovery,
+         has_database_privilege(current_database(), 'CREATE') AS database_create,
+         (SELECT COALESCE(json_agg(nspname ORDER BY nspname), '[]') FROM pg_catalog.pg_namespace
+            WHERE nspname !~ '^pg_' AND nspname <> 'information_schema' AND has_schema_privilege(oid, 'CREATE')) AS create_schemas,
+         (SELECT count(*) FROM rel WHERE has_table_privilege(rel.oid, 'INSERT')) AS "INSERT",
+         (SELECT count(*) FROM rel WHERE has_table_privilege(rel.oid, 'UPDATE')) AS "UPDATE",
+         (SELECT count(*) FROM rel WHERE has_table_privilege(rel.oid, 'DELETE')) AS "DELETE",
+         (SELECT count(*) FROM rel WHERE has_table_privilege(rel.oid, 'TRUNCATE')) AS "TRUNCATE"
+  FROM pg_catalog.pg_roles r WHERE r.rolname = current_user`;
+
+interface ProbeRow {
+  version: string;
+  role: string;
+  superuser: boolean;
+  default_read_only: boolean;
+  in_recovery: boolean;
+  database_create: boolean;
+  create_schemas: string[];
+  INSERT: number;
+  UPDATE: number;
+  DELETE: number;
+  TRUNCATE: number;
+}
+
+/** Whether the role can change anything, and the reasons in words. */
+export function describeRole(row: ProbeRow): ServerProbe {
+  const serverVersion = `PostgreSQL ${row.version}`;
+  if (row.in_recovery) {
+    return { serverVersion, readOnlyRole: true, warnings: [] };
+  }
+  const powers: string[] = [];
+  if (row.superuser) powers.push('it is a superuser');
+  const tablePrivileges = (['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE'] as const)
+    .filter((p) => Number(row[p]) > 0)
+    .map((p) => `${p} on ${row[p]} table${Number(row[p]) === 1 ? '' : 's'}`);
+  if (tablePrivileges.length) powers.push(tablePrivileges.join(', '));
+  if (row.database_create) powers.push('CREATE on the database');
+  if (row.create_schemas.length) powers.push(`CREATE in schema ${row.create_schemas.join(', ')}`);
+  if (powers.length === 0) return { serverVersion, readOnlyRole: true, warnings: [] };
+  const warnings = [`this role can write (${powers.join('; ')}); Aigis only reads, but a read-only role is safer`];
+  if (row.default_read_only) {
+    warnings.push('default_transaction_read_only is on for this role, but any session can switch it off');
+  }
+  return { serverVersion, readOnlyRole: false, warnings };
+}

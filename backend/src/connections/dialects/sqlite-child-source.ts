@@ -1,0 +1,80 @@
+/**
+ * Source of the process that runs SQLite for one connection (CommonJS, started with `node -e`). Kept as a string so
+ * it runs the same under vitest (where our sources are .ts) and from the compiled dist.
+ *
+ * Why a process and not a worker thread: better-sqlite3 is synchronous and has no interrupt, and Worker.terminate()
+ * cannot stop a thread that is inside sqlite3_step (a runaway `count(*)` keeps burning a core forever). Killing a
+ * process always works.
+ *
+ * Messages (advanced serialization, so BigInt and bytes travel as they are):
+ *   → { id, op: 'open', driver, file }            ← { version }
+ *   → { id, op: 'exec', sql, maxRows }            ← { columns, rows (arrays), truncated }
+ *   → { id, op: 'catalog' }                       ← { tables, columns, foreignKeys, statements }
+ *   → { id, op: 'sample', table, limit, countCap } ← { columns, rows, count }
+ *   errors ← { id, ok: false, error: { message, code } }
+ */
+export const SQLITE_CHILD_SOURCE = String.raw`
+'use strict';
+let db = null;
+
+function quote(name) { return '"' + String(name).replace(/"/g, '""') + '"'; }
+
+const handlers = {
+  open(msg) {
+    const Database = require(msg.driver);
+    db = new Database(msg.file, { readonly: true, fileMustExist: true });
+    db.pragma('query_only = ON');
+    return { version: db.prepare('SELECT sqlite_version()').pluck().get() };
+  },
+  exec(msg) {
+    const stmt = db.prepare(msg.sql);
+    if (!stmt.reader) {
+      const err = new Error('this statement does not return rows; the connection is read-only and runs queries only');
+      err.code = 'SQLITE_READONLY';
+      throw err;
+    }
+    stmt.raw(true);
+    stmt.safeIntegers(true);
+    const columns = stmt.columns().map((c) => c.name);
+    const rows = [];
+    let truncated = false;
+    for (const row of stmt.iterate()) {
+      if (rows.length >= msg.maxRows) { truncated = true; break; }
+      rows.push(row);
+    }
+    return { columns, rows, truncated };
+  },
+  catalog() {
+    const user = "m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'";
+    const tables = db.prepare('SELECT m.name, m.type FROM sqlite_master m WHERE ' + user + ' ORDER BY m.name').raw(true).all();
+    const columns = db.prepare(
+      'SELECT m.name, p.name, p.type, p."notnull", p.dflt_value, p.pk, p.hidden FROM sqlite_master m ' +
+      'JOIN pragma_table_xinfo(m.name) p WHERE ' + user + ' ORDER BY m.name, p.cid').raw(true).all();
+    const foreignKeys = db.prepare(
+      'SELECT m.name, f.id, f.seq, f."table", f."from", f."to" FROM sqlite_master m ' +
+      'JOIN pragma_foreign_key_list(m.name) f WHERE ' + user + ' ORDER BY m.name, f.id, f.seq').raw(true).all();
+    return { tables, columns, foreignKeys, statements: 3 };
+  },
+  sample(msg) {
+    const stmt = db.prepare('SELECT * FROM ' + quote(msg.table) + ' LIMIT ' + Number(msg.limit)).raw(true).safeIntegers(true);
+    const columns = stmt.columns().map((c) => c.name);
+    const rows = msg.limit > 0 ? stmt.all() : [];
+    const count = msg.countCap > 0
+      ? Number(db.prepare('SELECT count(*) FROM (SELECT 1 FROM ' + quote(msg.table) + ' LIMIT ' + Number(msg.countCap) + ')').pluck().get())
+      : null;
+    return { columns, rows, count };
+  },
+};
+
+process.on('message', (msg) => {
+  let reply;
+  try {
+    reply = { id: msg.id, ok: true, result: handlers[msg.op](msg) };
+  } catch (err) {
+    reply = { id: msg.id, ok: false, error: { message: String((err && err.message) || err), code: err && err.code } };
+  }
+  process.send(reply);
+});
+// The parent went away: nothing left to serve.
+process.on('disconnect', () => process.exit(0));
+`;

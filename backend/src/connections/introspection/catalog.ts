@@ -1,0 +1,66 @@
+import type { SchemaColumn, SchemaForeignKey, SchemaTable } from '@aigis/contracts';
+
+/** One relation as the catalog queries return it (before columns and keys are attached). */
+export interface CatalogTable {
+  schema: string | null;
+  name: string;
+  kind: 'table' | 'view';
+  comment: string | null;
+  rowEstimate: number | null;
+}
+
+export interface CatalogColumn extends SchemaColumn {
+  schema: string | null;
+  table: string;
+}
+
+export interface CatalogForeignKey extends SchemaForeignKey {
+  schema: string | null;
+  table: string;
+}
+
+function key(schema: string | null, name: string): string {
+  return `${schema ?? ''}\u0000${name}`;
+}
+
+/**
+ * Joins the three catalog result sets (relations, columns, foreign keys) into SchemaTables, in the order of the
+ * relations. Columns and keys of relations that were filtered out (no privilege, system schema) are dropped.
+ */
+export function assembleTables(
+  tables: CatalogTable[],
+  columns: CatalogColumn[],
+  foreignKeys: CatalogForeignKey[],
+): SchemaTable[] {
+  const byKey = new Map<string, SchemaTable>();
+  const result = tables.map((t) => {
+    const table: SchemaTable = {
+      schema: t.schema,
+      name: t.name,
+      kind: t.kind,
+      comment: t.comment || null,
+      columns: [],
+      foreign_keys: [],
+      row_estimate: t.rowEstimate,
+      sample_rows: [],
+    };
+    byKey.set(key(t.schema, t.name), table);
+    return table;
+  });
+  for (const c of columns) {
+    const { schema, table, ...column } = c;
+    byKey.get(key(schema, table))?.columns.push({ ...column, comment: column.comment || null });
+  }
+  for (const fk of foreignKeys) {
+    const { schema, table, ...foreignKey } = fk;
+    byKey.get(key(schema, table))?.foreign_keys.push(foreignKey);
+  }
+  return result;
+}
+
+/** Accepts a number-ish catalog value (float, bigint text) as a non-negative row estimate, else null. */
+export function toRowEstimate(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) && n >= 0 ? Math.round(n) : null;
+}

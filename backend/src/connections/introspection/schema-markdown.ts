@@ -1,0 +1,223 @@
+import type { Dialect, SchemaTable } from '@aigis/contracts';
+import { displayIdent, displayQualified } from '../dialects/quote-ident.js';
+
+export type SchemaMarkdownMode = 'full' | 'no_samples' | 'columns' | 'compact';
+
+export interface RenderOptions {
+  dialect: Dialect;
+  /** Characters the markdown may use in the prompt. */
+  budgetChars: number;
+}
+
+const DIALECT_NAMES: Record<Dialect, string> = { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', sqlite: 'SQLite' };
+/** Sample rows per table in the prompt (SPEC "Agent"). */
+const PROMPT_SAMPLE_ROWS = 3;
+/** Sample cells are cut harder in the prompt than in the API answer: they show the shape of values, not content. */
+const PROMPT_CELL_MAX = 60;
+
+/**
+ * The schema as prompt text, as rich as the budget allows: 'full' (columns with types and keys, foreign keys,
+ * up to 3 sample rows per table) → 'no_samples' → 'columns' (names only) → 'compact' (a table list, cut with
+ * "… and N more tables" if even that is too long; details then come from the describe_table tool).
+ */
+export function renderSchemaMarkdown(tables: SchemaTable[], options: RenderOptions): { markdown: string; mode: SchemaMarkdownMode } {
+  const naming = namingFor(options.dialect, tables);
+  const header = headerLine(options.dialect, tables);
+  const candidates: [SchemaMarkdownMode, () => string][] = [
+    ['full', () => renderDetailed(tables, naming, true)],
+    ['no_samples', () => renderDetailed(tables, naming, false)],
+    ['columns', () => renderColumnNames(tables, naming)],
+  ];
+  for (const [mode, render] of candidates) {
+    const markdown = `${header}\n\n${render()}`;
+    if (markdown.length <= options.budgetChars) return { markdown, mode };
+  }
+  return { markdown: renderCompact(tables, naming, header, options.budgetChars), mode: 'compact' };
+}
+
+/** Everything about one table (for the describe_table tool): columns with defaults and comments, keys, samples. */
+export function describeTableMarkdown(table: SchemaTable, options: { dialect?: Dialect } = {}): string {
+  const dialect = options.dialect ?? 'postgres';
+  const naming = namingFor(dialect, [table], true);
+  const lines = [`## ${naming.label(table.schema, table.name)} (${describeSize(table)})`];
+  if (table.comment) lines.push(oneLine(table.comment));
+  const pk = table.columns.filter((c) => c.primary_key).map((c) => displayIdent(dialect, c.name));
+  for (const c of table.columns) {
+    let line = `- ${displayIdent(dialect, c.name)} ${c.type || 'untyped'}`;
+    if (c.primary_key) line += ' PK';
+    else if (!c.nullable) line += ' NOT NULL';
+    if (c.default !== null) line += ` DEFAULT ${oneLine(c.default)}`;
+    if (c.comment) line += ` — ${oneLine(c.comment)}`;
+    lines.push(line);
+  }
+  if (pk.length > 1) lines.push(`Primary key: (${pk.join(', ')})`);
+  for (const fk of table.foreign_keys) lines.push(`Foreign key${fk.name ? ` ${fk.name}` : ''}: ${describeForeignKey(fk, naming)}`);
+  if (table.sample_rows.length) lines.push('Sample rows:', ...sampleTable(table, table.sample_rows.length));
+  else if (table.sample_error) lines.push(`Sample rows unavailable: ${oneLine(table.sample_error)}`);
+  return lines.join('\n');
+}
+
+/**
+ * Finds a table by `schema.table` or a bare name (quotes allowed), exactly first, then ignoring case. A bare name
+ * found in several schemas prefers the default one (public, main), else the first.
+ */
+export function findTable(tables: SchemaTable[], name: string): SchemaTable | undefined {
+  const parts = splitQualified(name.trim());
+  if (parts.length === 0 || parts.length > 2) return undefined;
+  const [schema, table] = parts.length === 2 ? parts : [null, parts[0]];
+  const matches = (eq: (a: string | null, b: string | null) => boolean) =>
+    tables.filter((t) => eq(t.name, table) && (schema === null || eq(t.schema, schema)));
+  const exact = (a: string | null, b: string | null) => a === b;
+  const folded = (a: string | null, b: string | null) => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+  const found = matches(exact).length ? matches(exact) : matches(folded);
+  return found.find((t) => t.schema === 'public' || t.schema === 'main') ?? found[0];
+}
+
+/** `a.b`, `"a"."b.c"`, `` `a`.`b` `` → parts without quotes. */
+function splitQualified(text: string): string[] {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const quote = text[i];
+    if (quote === '"' || quote === '`' || quote === '[') {
+      const close = quote === '[' ? ']' : quote;
+      let part = '';
+      i++;
+      while (i < text.length) {
+        if (text[i] === close && text[i + 1] === close && close !== ']') {
+          part += close;
+          i += 2;
+        } else if (text[i] === close) {
+          i++;
+          break;
+        } else part += text[i++];
+      }
+      parts.push(part);
+    } else {
+      const dot = text.indexOf('.', i);
+      const end = dot === -1 ? text.length : dot;
+      parts.push(text.slice(i, end).trim());
+      i = end;
+    }
+    if (text[i] === '.') i++;
+    else if (i < text.length) return [];
+  }
+  return parts;
+}
+
+interface Naming {
+  dialect: Dialect;
+  label(schema: string | null, name: string): string;
+}
+
+/**
+ * How table names appear: qualified unless the schema is implied (PostgreSQL's public, SQLite's main, MySQL when
+ * every table lives in the connection's one database), so the model writes what the database resolves.
+ */
+function namingFor(dialect: Dialect, tables: SchemaTable[], single = false): Naming {
+  const schemas = new Set(tables.map((t) => t.schema));
+  const implied = (schema: string | null) =>
+    schema === null ||
+    (dialect === 'postgres' && schema === 'public') ||
+    dialect === 'sqlite' ||
+    (dialect === 'mysql' && schemas.size === 1 && !single);
+  return {
+    dialect,
+    label: (schema, name) => (implied(schema) ? displayIdent(dialect, name) : displayQualified(dialect, schema, name)),
+  };
+}
+
+function headerLine(dialect: Dialect, tables: SchemaTable[]): string {
+  const views = tables.filter((t) => t.kind === 'view').length;
+  const counts = `${tables.length - views} tables${views ? `, ${views} views` : ''}`;
+  const schemas = new Set(tables.map((t) => t.schema));
+  const where =
+    dialect === 'mysql' && schemas.size === 1 && tables[0]?.schema ? ` in database ${displayIdent(dialect, tables[0].schema)}` : '';
+  return `# ${DIALECT_NAMES[dialect]} database${where}: ${counts}\nWrite names exactly as shown here (quoted ones need their quotes).`;
+}
+
+function describeSize(table: SchemaTable): string {
+  const kind = table.kind === 'view' ? 'view' : 'table';
+  return table.row_estimate === null ? kind : `${kind}, ~${table.row_estimate} rows`;
+}
+
+function renderDetailed(tables: SchemaTable[], naming: Naming, withSamples: boolean): string {
+  return tables
+    .map((table) => {
+      const lines = [`## ${naming.label(table.schema, table.name)} (${describeSize(table)})`];
+      if (table.comment) lines.push(oneLine(table.comment));
+      const singleFks = new Map<string, string>();
+      const multiFks: string[] = [];
+      for (const fk of table.foreign_keys) {
+        if (fk.columns.length === 1) {
+          singleFks.set(fk.columns[0], `${naming.label(fk.referenced_schema, fk.referenced_table)}.${displayIdent(naming.dialect, fk.referenced_columns[0])}`);
+        } else multiFks.push(`FK ${describeForeignKey(fk, naming)}`);
+      }
+      const pkCount = table.columns.filter((c) => c.primary_key).length;
+      for (const c of table.columns) {
+        let line = `- ${displayIdent(naming.dialect, c.name)} ${c.type || 'untyped'}`;
+        if (c.primary_key) line += pkCount > 1 ? ' PK(part)' : ' PK';
+        else if (!c.nullable) line += ' NOT NULL';
+        const target = singleFks.get(c.name);
+        if (target) line += ` → ${target}`;
+        if (c.comment) line += ` — ${oneLine(c.comment)}`;
+        lines.push(line);
+      }
+      lines.push(...multiFks);
+      if (withSamples && table.sample_rows.length) lines.push(...sampleTable(table, PROMPT_SAMPLE_ROWS));
+      return lines.join('\n');
+    })
+    .join('\n\n');
+}
+
+function describeForeignKey(fk: SchemaTable['foreign_keys'][number], naming: Naming): string {
+  const cols = fk.columns.map((c) => displayIdent(naming.dialect, c)).join(', ');
+  const refs = fk.referenced_columns.map((c) => displayIdent(naming.dialect, c)).join(', ');
+  return `(${cols}) → ${naming.label(fk.referenced_schema, fk.referenced_table)}(${refs})`;
+}
+
+function renderColumnNames(tables: SchemaTable[], naming: Naming): string {
+  return tables
+    .map((t) => `${naming.label(t.schema, t.name)}: ${t.columns.map((c) => displayIdent(naming.dialect, c.name)).join(', ')}`)
+    .join('\n');
+}
+
+function renderCompact(tables: SchemaTable[], naming: Naming, header: string, budget: number): string {
+  const intro = `${header}\nOnly table names are listed; call describe_table for a table's columns before writing SQL.\n`;
+  const lines = tables.map((t) => `- ${naming.label(t.schema, t.name)}${t.row_estimate === null ? '' : ` (~${t.row_estimate} rows)`}`);
+  let out = intro;
+  for (let i = 0; i < lines.length; i++) {
+    const rest = lines.length - i;
+    const more = `… and ${rest} more tables`;
+    // Keep room for the "… and N more" line unless this is the last table.
+    const reserve = rest > 1 ? more.length + 1 : 0;
+    if (out.length + lines[i].length + 1 + reserve > budget) return `${out}${more}`;
+    out += `${lines[i]}\n`;
+  }
+  return out.trimEnd();
+}
+
+function sampleTable(table: SchemaTable, maxRows: number): string[] {
+  const rows = table.sample_rows.slice(0, maxRows);
+  const columns = Object.keys(rows[0] ?? {});
+  const cell = (v: unknown) => escapeCell(formatValue(v));
+  return [`| ${columns.map(escapeCell).join(' | ')} |`, ...rows.map((r) => `| ${columns.map((c) => cell(r[c])).join(' | ')} |`)];
+}
+
+function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'object' && !Array.isArray(value) && typeof (value as { $bytes?: unknown }).$bytes === 'number') {
+    return `<${(value as { $bytes: number }).$bytes} bytes>`;
+  }
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const chars = Array.from(text);
+  return chars.length > PROMPT_CELL_MAX ? `${chars.slice(0, PROMPT_CELL_MAX).join('')}…` : text;
+}
+
+function escapeCell(text: string): string {
+  return oneLine(text).replaceAll('|', '\\|');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}

@@ -1,0 +1,82 @@
+import { accept, reject, type DialectGuard } from './dialect-guard.js';
+import { lex, type Token } from './lexer.js';
+import { astViolation, parseErrorMessage, parseWith, type Grammar, type Parsed } from './node-sql-parser.js';
+import { reasons } from './reasons.js';
+import type { GuardVerdict } from './sql-guard.js';
+import {
+  codeTokens,
+  firstNonQuery,
+  hasTopLevelLimitToken,
+  splitStatements,
+  statementHead,
+  statementText,
+  tokenRuleViolation,
+  unterminatedToken,
+} from './token-rules.js';
+
+/** `/*!…*\/` and `/*M!…*\/` run their content; `/*+…*\/` hints can lift MAX_EXECUTION_TIME. */
+function commentViolation(tokens: readonly Token[]): string | undefined {
+  for (const token of tokens) {
+    if (token.kind !== 'comment' || !token.value.startsWith('/*')) continue;
+    if (token.value.startsWith('/*!')) return reasons.executableComment('/*!');
+    if (/^\/\*m!/i.test(token.value)) return reasons.executableComment('/*M!');
+    if (token.value.startsWith('/*+')) return reasons.optimizerHint();
+  }
+  return undefined;
+}
+
+/** MySQL's grammar first; MariaDB's for the syntax only MariaDB has. */
+const GRAMMARS: readonly Grammar[] = ['MySQL', 'MariaDB'];
+
+function sameBoundaries(a: readonly Token[], b: readonly Token[]): boolean {
+  return a.length === b.length && a.every((t, i) => t.start === b[i]!.start && t.end === b[i]!.end && t.kind === b[i]!.kind);
+}
+
+/**
+ * MySQL and MariaDB (one guard serves both): node-sql-parser's MySQL grammar, then its MariaDB grammar
+ * for MariaDB-only syntax. Comments, statement boundaries and the token rules come from MySQL's own
+ * lexing rules first, because the parsers drop comments and the server runs executable ones.
+ */
+export class MysqlGuard implements DialectGuard {
+  async check(sql: string): Promise<GuardVerdict> {
+    return this.checkSync(sql);
+  }
+
+  private checkSync(sql: string): GuardVerdict {
+    if (sql.includes('\0')) return reject(reasons.nulCharacter());
+
+    // The guard cannot know the server's sql_mode, so it lexes with and without backslash escapes
+    // (NO_BACKSLASH_ESCAPES; ANSI_QUOTES reads "…" the same way) and refuses text the two read differently.
+    const tokens = lex(sql, { family: 'mysql', backslashEscapes: true });
+    const literal = lex(sql, { family: 'mysql', backslashEscapes: false });
+    const comment = commentViolation(tokens) ?? commentViolation(literal);
+    if (comment) return reject(comment);
+    if (!sameBoundaries(tokens, literal)) return reject(reasons.ambiguousQuoting());
+
+    const unterminated = unterminatedToken(tokens);
+    if (unterminated) return reject(unterminated);
+
+    const statements = splitStatements(codeTokens(tokens));
+    if (statements.length === 0) return reject(reasons.empty());
+    if (statements.length > 1) return reject(reasons.multipleStatements(statements.length, firstNonQuery(statements)));
+    const [statement] = statements as [Token[]];
+    const text = statementText(sql, tokens);
+
+    // A first word that starts no statement we know is most likely a typo: the parser's message says why.
+    const head = statementHead(statement);
+    const tokenViolation = head.known ? tokenRuleViolation(statement, 'mysql') : undefined;
+    if (tokenViolation) return reject(tokenViolation);
+
+    let parsed: Parsed;
+    try {
+      parsed = parseWith(GRAMMARS, text);
+    } catch (error) {
+      return reject(reasons.parseError(parseErrorMessage(error)));
+    }
+    if (!head.known) return reject(reasons.notAQuery(head.label));
+
+    const violation = astViolation(parsed, 'mysql');
+    if (violation) return reject(violation);
+    return accept(text, hasTopLevelLimitToken(statement));
+  }
+}

@@ -1,0 +1,62 @@
+import { SseParser, type StreamEvent } from '@aigis/contracts';
+
+export interface StreamedAnswer {
+  status: number;
+  contentType: string | null;
+  events: StreamEvent[];
+  /** The raw wire text (comments included). */
+  raw: string;
+  /** Milliseconds from sending to each event. */
+  times: number[];
+  /** Set when the server answered with a JSON error instead of a stream. */
+  json?: any;
+}
+
+/**
+ * Sends one chat message and reads the SSE answer as it arrives (used by tests and the stream
+ * benchmark). `onEvent` may abort through the given controller to simulate a client going away.
+ */
+export async function streamMessage(
+  baseUrl: string,
+  token: string,
+  threadId: string,
+  content: string,
+  options: { signal?: AbortSignal; onEvent?: (event: StreamEvent, index: number) => void } = {},
+): Promise<StreamedAnswer> {
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/api/chat/${threadId}/message`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ content }),
+    signal: options.signal,
+  });
+  const contentType = response.headers.get('content-type');
+  const answer: StreamedAnswer = { status: response.status, contentType, events: [], raw: '', times: [] };
+  if (!contentType?.includes('text/event-stream')) {
+    answer.json = await response.json();
+    return answer;
+  }
+  const parser = new SseParser();
+  const decoder = new TextDecoder();
+  const reader = response.body!.getReader();
+  const take = (events: StreamEvent[]) => {
+    for (const event of events) {
+      answer.events.push(event);
+      answer.times.push(performance.now() - started);
+      options.onEvent?.(event, answer.events.length - 1);
+    }
+  };
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const text = decoder.decode(value, { stream: true });
+      answer.raw += text;
+      take(parser.push(text));
+    }
+    take(parser.flush());
+  } catch (error) {
+    if (!options.signal?.aborted) throw error;
+  }
+  return answer;
+}

@@ -60,7 +60,11 @@ const POSTGRES_FUNCTIONS: readonly NameRule[] = [
   },
   // pg_create_physical_replication_slot, pg_drop_replication_slot, pg_replication_slot_advance, pg_copy_*_slot, …
   { match: 'contains', names: ['replication_slot'], why: 'replication-slot function' },
-  { match: 'prefix', names: ['pg_logical_slot_', 'pg_replication_origin_', 'pg_stat_reset', 'binary_upgrade_'], why: 'server administration' },
+  {
+    match: 'prefix',
+    names: ['pg_logical_slot_', 'pg_replication_origin_', 'pg_stat_reset', 'binary_upgrade_'],
+    why: 'server administration',
+  },
   { match: 'exact', names: ['pg_notify'], why: 'sends a notification' },
   { match: 'exact', names: ['nextval', 'setval'], why: 'changes a sequence' },
   { match: 'prefix', names: ['pg_advisory', 'pg_try_advisory'], why: 'takes an advisory lock' },
@@ -77,7 +81,13 @@ const MYSQL_FUNCTIONS: readonly NameRule[] = [
   },
   {
     match: 'exact',
-    names: ['master_pos_wait', 'source_pos_wait', 'master_gtid_wait', 'wait_for_executed_gtid_set', 'wait_until_sql_thread_after_gtids'],
+    names: [
+      'master_pos_wait',
+      'source_pos_wait',
+      'master_gtid_wait',
+      'wait_for_executed_gtid_set',
+      'wait_until_sql_thread_after_gtids',
+    ],
     why: 'waits on replication',
   },
   // lib_mysqludf_sys, the usual way a compromised server runs shell commands.

@@ -130,8 +130,10 @@ function defogCsvCorpus(benchmarks: string, dialect: 'mysql' | 'sqlite'): GoldCo
 
 function birdCorpus(benchmarks: string, dialect: Dialect): GoldCorpus {
   const file = { postgres: 'mini_dev_postgresql.json', mysql: 'mini_dev_mysql.json', sqlite: 'mini_dev_sqlite.json' }[dialect];
-  const items = JSON.parse(fs.readFileSync(path.join(benchmarks, 'bird_minidev', file), 'utf8')) as { question_id: number; SQL: string }[];
-  return { name: `BIRD mini-dev ${dialect}`, dialect, queries: items.map((item) => ({ id: `bird:${item.question_id}`, sql: item.SQL })) };
+  const text = fs.readFileSync(path.join(benchmarks, 'bird_minidev', file), 'utf8');
+  const items = JSON.parse(text) as { question_id: number; SQL: string }[];
+  const queries = items.map((item) => ({ id: `bird:${item.question_id}`, sql: item.SQL }));
+  return { name: `BIRD mini-dev ${dialect}`, dialect, queries };
 }
 
 function defogPostgresVerified(benchmarks: string): GoldCorpus {

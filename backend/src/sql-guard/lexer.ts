@@ -70,7 +70,8 @@ export function lex(sql: string, rules: LexRules): Token[] {
       const close = sql.indexOf('*/', i + 2);
       const end = close === -1 ? n : close + 2;
       // SQLite ends an unclosed block comment at the end of the text; MySQL reports an error.
-      tokens.push({ kind: 'comment', start: i, end, value: sql.slice(i, end), ...(close === -1 && mysql ? { unterminated: true } : {}) });
+      const open = close === -1 && mysql;
+      tokens.push({ kind: 'comment', start: i, end, value: sql.slice(i, end), ...(open ? { unterminated: true } : {}) });
       i = end;
       continue;
     }
@@ -119,7 +120,8 @@ export function lex(sql: string, rules: LexRules): Token[] {
       let j = i + 1;
       while (j < n && isWordChar(sql[j]!)) j++;
       const text = sql.slice(i, j);
-      tokens.push({ kind: DIGIT.test(ch) && /^[0-9]+$/.test(text) ? 'number' : 'word', start: i, end: j, value: text.toLowerCase() });
+      const kind = DIGIT.test(ch) && /^[0-9]+$/.test(text) ? 'number' : 'word';
+      tokens.push({ kind, start: i, end: j, value: text.toLowerCase() });
       i = j;
       continue;
     }

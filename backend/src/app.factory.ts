@@ -22,8 +22,18 @@ export function frontendDist(config: AppConfig): string | null {
   return null;
 }
 
+/**
+ * LangChain hands callbacks it does not await to ONE process-wide queue of concurrency 1; LangGraph's
+ * token stream handler is one of them, so with many concurrent answers every token waited in that
+ * queue. A server runs them inline instead (an explicit setting still wins).
+ */
+export function runLangChainCallbacksInline(): void {
+  process.env.LANGCHAIN_CALLBACKS_BACKGROUND ??= 'false';
+}
+
 /** Builds the whole app (used by main.ts and by the end-to-end tests, which listen on port 0). */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
+  runLangChainCallbacksInline();
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
   app.set('trust proxy', 'loopback');

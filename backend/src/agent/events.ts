@@ -1,5 +1,10 @@
-/** Custom events the tools node dispatches; the chat stream turns them into `tool_call` / `tool_result`. */
-export const TOOL_CALL_EVENT = 'aigis_tool_call';
-export const TOOL_RESULT_EVENT = 'aigis_tool_result';
-/** Tag on model calls made inside tools (SQL and chart writing): their tokens are not the answer. */
-export const INNER_CALL_TAG = 'aigis:inner';
+import type { ToolCallEvent, ToolResultEvent } from '@aigis/contracts';
+
+/** What the tools node writes to LangGraph's `custom` stream; the chat stream relays it as is. */
+export type ToolStreamEvent = ToolCallEvent | ToolResultEvent;
+
+/**
+ * Tags on model calls made inside tools (SQL and chart writing): their tokens are not the answer.
+ * `nostream` makes LangGraph's messages stream skip them entirely, so they cost nothing per token.
+ */
+export const INNER_CALL_TAGS = ['aigis:inner', 'nostream'];

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AIMessage, type AIMessageChunk, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { ToolResultContent } from '@aigis/contracts';
 import type { Request, Response } from 'express';
 import { AgentService } from '../agent/agent.service.js';
 import { answerEveryToolCall } from '../agent/context-window.js';
-import { INNER_CALL_TAG, TOOL_CALL_EVENT, TOOL_RESULT_EVENT } from '../agent/events.js';
+import type { ToolStreamEvent } from '../agent/events.js';
 import { describeForModel } from '../agent/tools/ask-database.tool.js';
 import { messageText } from '../agent/tools/agent-tool.js';
 import { AppError, isAppError } from '../common/app-error.js';
@@ -40,12 +40,13 @@ export class MessageStreamService {
 
   async stream(userId: string, threadId: string, content: string, req: Request, res: Response): Promise<void> {
     const row = await this.threads.row(userId, threadId);
-    const sink = new SseSink(res, this.config.SSE_PING_MS);
     const controller = new AbortController();
+    let finished = false;
+    // Registered before the sink, whose own close handler ends the response.
     res.once('close', () => {
-      if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+      if (!finished) controller.abort(new Error('client disconnected'));
     });
-    req.socket?.once('close', () => controller.abort(new Error('client disconnected')));
+    const sink = new SseSink(res, this.config.SSE_PING_MS);
     try {
       await this.threads.touch(row, content);
       if (SQL_PREFIX.test(content)) await this.runSql(row, content, sink, controller.signal);
@@ -56,6 +57,7 @@ export class MessageStreamService {
         sink.send({ type: 'error', data: { error: appError.message, code: appError.code } });
       }
     } finally {
+      finished = true;
       sink.close();
     }
   }
@@ -63,14 +65,20 @@ export class MessageStreamService {
   private async runAgent(row: ThreadsTable, content: string, sink: SseSink, signal: AbortSignal): Promise<void> {
     const model = this.registry.modelForThread(row.model_name);
     // Fails fast, naming the alternatives, before anything is written to the thread.
-    this.registry.chatModel(model.name);
+    this.registry.ensureUsable(model.name);
 
     let full = '';
     let partial = '';
+    let streamedThisStep = false;
     const filter = new ThinkFilter();
-    const streamedRuns = new Set<string>();
+    const say = (text: string) => {
+      if (!text) return;
+      full += text;
+      partial += text;
+      sink.send({ type: 'chunk', data: { content: text } });
+    };
     // LLM_TIMEOUT_MS bounds the wait for an upstream's headers; a stream that stalls after them is
-    // caught here: no graph event (tokens, tool steps, inner model calls) for LLM_STALL_TIMEOUT_MS stops the run.
+    // caught here: no graph event (tokens, tool steps, node ends) for LLM_STALL_TIMEOUT_MS stops the run.
     const run = new AbortController();
     const stopRun = () => run.abort(signal.reason);
     signal.addEventListener('abort', stopRun, { once: true });
@@ -85,35 +93,29 @@ export class MessageStreamService {
     };
     rearm();
     try {
-      const events = this.agent.graph.streamEvents(
+      // `messages` carries the assistant's tokens, `custom` the tool events, `updates` marks each finished step.
+      const stream = await this.agent.graph.stream(
         { messages: [new HumanMessage(content)], model_name: model.name },
-        { ...this.agent.runConfig(row.id, run.signal), version: 'v2' },
+        { ...this.agent.runConfig(row.id, run.signal), streamMode: ['messages', 'custom', 'updates'] },
       );
-      for await (const event of events) {
+      for await (const [mode, payload] of stream as AsyncIterable<[string, unknown]>) {
         rearm();
-        const fromAssistant = event.metadata?.langgraph_node === 'assistant' && !event.tags?.includes(INNER_CALL_TAG);
-        if (event.event === 'on_chat_model_start' && fromAssistant) {
-          partial = '';
-        } else if (event.event === 'on_chat_model_stream' && fromAssistant) {
-          const text = filter.push(messageText((event.data.chunk as AIMessageChunk).content));
-          streamedRuns.add(event.run_id);
-          if (text) {
-            full += text;
-            partial += text;
-            sink.send({ type: 'chunk', data: { content: text } });
+        if (mode === 'messages') {
+          const [message, meta] = payload as [BaseMessage, { langgraph_node?: string }];
+          if (meta.langgraph_node !== 'assistant' || !AIMessage.isInstance(message)) continue;
+          if (AIMessageChunk.isInstance(message)) {
+            streamedThisStep = true;
+            say(filter.push(messageText(message.content)));
+          } else if (!streamedThisStep) {
+            // A provider that answers in one piece (no token stream) still reaches the user.
+            say(filter.push(messageText(message.content)));
           }
-        } else if (event.event === 'on_chat_model_end' && fromAssistant) {
-          // A provider that answers in one piece (no token stream) still reaches the user.
-          const tail = streamedRuns.has(event.run_id) ? filter.flush() : filter.push(messageText((event.data.output as AIMessage).content)) + filter.flush();
-          if (tail) {
-            full += tail;
-            sink.send({ type: 'chunk', data: { content: tail } });
-          }
+        } else if (mode === 'custom') {
+          sink.send(payload as ToolStreamEvent);
+        } else if (mode === 'updates' && (payload as Record<string, unknown>).assistant !== undefined) {
+          say(filter.flush());
+          streamedThisStep = false;
           partial = '';
-        } else if (event.event === 'on_custom_event' && event.name === TOOL_CALL_EVENT) {
-          sink.send({ type: 'tool_call', data: event.data as { id: string; name: string; args: Record<string, unknown> } });
-        } else if (event.event === 'on_custom_event' && event.name === TOOL_RESULT_EVENT) {
-          sink.send({ type: 'tool_result', data: event.data as { id: string; name: string; content: ToolResultContent } });
         }
       }
     } catch (error) {

@@ -5,6 +5,7 @@ import { encodeSseEvent, SSE_PING, type StreamEvent } from '@aigis/contracts';
 export class SseSink {
   private readonly ping: NodeJS.Timeout;
   private closed = false;
+  private corked = false;
 
   constructor(
     private readonly res: Response,
@@ -37,7 +38,17 @@ export class SseSink {
     if (!this.res.writableEnded) this.res.end();
   }
 
+  /** Events written in the same tick leave in one socket write (many tokens can arrive at once). */
   private write(text: string): void {
-    if (this.isOpen) this.res.write(text);
+    if (!this.isOpen) return;
+    if (!this.corked) {
+      this.corked = true;
+      this.res.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.res.uncork();
+      });
+    }
+    this.res.write(text);
   }
 }

@@ -16,6 +16,8 @@ export const envSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     PORT: int(0, 65535).default(3000),
     HOST: z.string().default('0.0.0.0'),
+    /** API processes sharing the port (node:cluster); 'auto' = one per CPU core. */
+    WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DATA_DIR: z.string().default('./data'),
     DATABASE_URL: z

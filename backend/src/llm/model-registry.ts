@@ -50,6 +50,8 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly declared: OpenAICompatibleProvider[];
   private readonly states = new Map<ModelProvider, ProbeState>();
   private readonly shutdown = new AbortController();
+  /** The current view, rebuilt only when a probe answer changes it (lookups happen several times per message). */
+  private view?: { entries: Entry[]; index: Map<string, Entry> };
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -113,6 +115,17 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
    * model whose first probe is still running is tried.
    */
   chatModel(nameOrAlias: string, options: ChatModelOptions = {}): ToolCallingChatModel {
+    const entry = this.usable(nameOrAlias);
+    const model = entry.provider.createChatModel(entry.spec, { streaming: options.streaming });
+    return options.signal ? bindAbortSignal(model, options.signal) : model;
+  }
+
+  /** The model if it can be used now; MODEL_UNAVAILABLE (naming the alternatives) otherwise. No model is created. */
+  ensureUsable(nameOrAlias: string): ModelInfo {
+    return this.usable(nameOrAlias).info;
+  }
+
+  private usable(nameOrAlias: string): Entry {
     const entry = this.find(nameOrAlias);
     if (entry.status === 'unavailable') {
       const available = this.entries()
@@ -125,8 +138,7 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
         available,
       });
     }
-    const model = entry.provider.createChatModel(entry.spec, { streaming: options.streaming });
-    return options.signal ? bindAbortSignal(model, options.signal) : model;
+    return entry;
   }
 
   /** DEFAULT_MODEL when it resolves and is available, else the first available tool-calling model, else null. */
@@ -134,7 +146,7 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
     this.revalidate();
     const entries = this.entries();
     if (this.config.DEFAULT_MODEL) {
-      const wanted = indexEntries(entries).get(this.config.DEFAULT_MODEL.toLowerCase());
+      const wanted = this.index().get(this.config.DEFAULT_MODEL.toLowerCase());
       if (wanted?.status === 'available') return wanted.info;
     }
     return entries.find((e) => e.status === 'available' && e.info.capabilities.tool_calling)?.info ?? null;
@@ -174,7 +186,7 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
   private find(nameOrAlias: string): Entry {
     this.revalidate();
     const entries = this.entries();
-    const entry = indexEntries(entries).get(nameOrAlias.trim().toLowerCase());
+    const entry = this.index().get(nameOrAlias.trim().toLowerCase());
     if (entry) return entry;
     const names = entries.map((e) => e.info.name);
     const aliases = entries.flatMap((e) => e.info.aliases.map((a) => `${a}→${e.info.name}`));
@@ -210,6 +222,7 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
       const previous = state.outcome;
       state.applied = seq;
       state.outcome = outcome;
+      this.view = undefined;
       state.checkedAt = Date.now();
       if (outcome.ok) state.listed = outcome.models;
       if (previous?.ok !== outcome.ok) {
@@ -224,8 +237,14 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
     return run;
   }
 
+  private index(): Map<string, Entry> {
+    this.entries();
+    return this.view!.index;
+  }
+
   /** The current view: catalog entries with their availability, then models only the servers know. */
   private entries(): Entry[] {
+    if (this.view) return this.view.entries;
     const out: Entry[] = [];
     const taken = new Set(this.sources.flatMap((s) => s.catalog().flatMap((m) => [m.name, ...m.aliases].map((k) => k.toLowerCase()))));
     const push = (provider: ModelProvider, spec: ModelSpec, status: Status, reason?: string) => {
@@ -276,6 +295,7 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
         push(source, { ...spec, name }, ok ? 'available' : 'unavailable', ok ? undefined : (outcome as { reason?: string })?.reason);
       }
     }
+    this.view = { entries: out, index: indexEntries(out) };
     return out;
   }
 }

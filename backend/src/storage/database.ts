@@ -25,6 +25,8 @@ export function createAppDb(config: AppConfig): AppDb {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const file = new SQLite(appSqlitePath(config));
   file.pragma('journal_mode = WAL');
+  // In WAL mode NORMAL cannot corrupt the file; FULL would fsync every commit on the event loop.
+  file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   return new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: file }) });

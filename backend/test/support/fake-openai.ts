@@ -201,6 +201,12 @@ export interface FakeOpenAIOptions {
   firstTokenDelayMs?: number;
   /** Keep request records (default true); a long benchmark may turn it off. */
   record?: boolean;
+  /**
+   * When set, this text inside a streamed frame is replaced, at the moment the frame is written, by
+   * the send time (ms since the epoch, µs precision): a benchmark reads it back to measure the delay
+   * the stack between the fake and the client adds to every token.
+   */
+  stampPlaceholder?: string;
 }
 
 export interface FakeOpenAI {
@@ -238,6 +244,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   let models = options.models ?? [];
   let seq = 0;
   const record = options.record ?? true;
+  const stamp = options.stampPlaceholder;
   const defaults = { tokensPerSecond: options.tokensPerSecond ?? 0, firstTokenDelayMs: options.firstTokenDelayMs ?? 0 };
 
   const server = http.createServer((req, res) => {
@@ -359,7 +366,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       let due = pacing.interval === 0 ? limit : Math.min(limit, Math.floor((now - start) / pacing.interval) + 1);
       if (now < start) due = 0;
       if (due > sent) {
-        res.write(frames.slice(sent, due).join(''));
+        const text = frames.slice(sent, due).join('');
+        res.write(stamp ? text.replaceAll(stamp, (performance.timeOrigin + performance.now()).toFixed(3)) : text);
         sent = due;
       }
       if (sent < limit) {

@@ -1,9 +1,8 @@
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
-import { dispatchCustomEvent } from '@langchain/core/callbacks/dispatch';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { ToolResultContent } from '@aigis/contracts';
 import { describeIssues } from '../../common/zod.js';
-import { TOOL_CALL_EVENT, TOOL_RESULT_EVENT } from '../events.js';
+import type { ToolStreamEvent } from '../events.js';
 import type { AigisStateType, AigisStateUpdate } from '../state.js';
 import { type AgentTool, toolError, type ToolOutcome } from '../tools/agent-tool.js';
 import { INVALID_ARGUMENTS_KEY } from './assistant.node.js';
@@ -21,13 +20,14 @@ export function toolsNode(tools: AgentTool[]) {
     const messages: ToolMessage[] = [];
     let current = state;
     let update: AigisStateUpdate = {};
+    const emit = (event: ToolStreamEvent) => config.writer?.(event);
     for (const call of calls) {
       config.signal?.throwIfAborted();
       const id = call.id!;
       const invalid = call.args?.[INVALID_ARGUMENTS_KEY] !== undefined;
-      await dispatchCustomEvent(TOOL_CALL_EVENT, { id, name: call.name, args: invalid ? {} : call.args }, config);
+      emit({ type: 'tool_call', data: { id, name: call.name, args: invalid ? {} : call.args } });
       const outcome = await runOne(byName, call.name, call.args, invalid, { state: current, config, threadId, signal: config.signal });
-      await dispatchCustomEvent(TOOL_RESULT_EVENT, { id, name: call.name, content: outcome.result satisfies ToolResultContent }, config);
+      emit({ type: 'tool_result', data: { id, name: call.name, content: outcome.result satisfies ToolResultContent } });
       messages.push(
         new ToolMessage({
           tool_call_id: id,

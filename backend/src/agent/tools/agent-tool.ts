@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { ToolResultContent } from '@aigis/contracts';
 import type { z } from 'zod';
-import { INNER_CALL_TAG } from '../events.js';
+import { INNER_CALL_TAGS } from '../events.js';
 import type { AigisStateType, AigisStateUpdate } from '../state.js';
 
 export interface ToolRunContext {
@@ -33,7 +33,7 @@ export function toolError(code: string, message: string, sql?: string): ToolOutc
 
 /** Calls a model inside a tool: same callbacks and abort signal, marked so its tokens are not shown as the answer. */
 export function innerCallConfig(context: ToolRunContext): LangGraphRunnableConfig {
-  return { ...context.config, signal: context.signal, tags: [...(context.config.tags ?? []), INNER_CALL_TAG] };
+  return { ...context.config, signal: context.signal, tags: [...(context.config.tags ?? []), ...INNER_CALL_TAGS] };
 }
 
 export function messageText(content: unknown): string {

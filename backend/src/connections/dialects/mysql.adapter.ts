@@ -81,11 +81,17 @@ export class MysqlAdapter implements DialectAdapter {
     const conn = await this.checkout(signal, timeoutMs);
     let discard = false;
     let stoppedByUs = false;
+    let workEnded = true;
     try {
       const { flavor } = await this.serverFlavor(conn);
       await this.setSessionTimeout(conn, flavor, timeoutMs);
       await run(conn, 'START TRANSACTION READ ONLY');
+      workEnded = false;
       const work = this.stream(conn, sqlExecuted, limit, !options.appendLimit);
+      work.then(
+        () => (workEnded = true),
+        () => (workEnded = true),
+      );
       const result = await supervise(work, {
         signal,
         timeoutMs,
@@ -110,6 +116,8 @@ export class MysqlAdapter implements DialectAdapter {
       if (errno === INTERRUPTED_ERRNO && !stoppedByUs) throw cancelledError();
       throw queryFailed('mysql', err, { password: this.target.password });
     } finally {
+      // A killed statement that has not ended yet would hold the ROLLBACK (and the caller) behind it.
+      if (!workEnded) discard = true;
       if (!discard) {
         try {
           await run(conn, 'ROLLBACK');

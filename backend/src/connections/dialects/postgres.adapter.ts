@@ -61,7 +61,8 @@ export class PostgresAdapter implements DialectAdapter {
     // The connect timeout goes on the client, not the pool: pg-pool would also apply it to waiting for a busy pool.
     class BoundedClient extends pg.Client {
       constructor(config?: pg.ClientConfig) {
-        super({ ...config, connectionTimeoutMillis: clientConfig.connectionTimeoutMillis });
+        // pg-pool keeps the password non-enumerable, so a spread alone would drop it.
+        super({ ...config, password: clientConfig.password, connectionTimeoutMillis: clientConfig.connectionTimeoutMillis });
       }
     }
     this.pool = new pg.Pool({ ...clientConfig, connectionTimeoutMillis: 0, max: settings.poolMax, idleTimeoutMillis: 30_000, Client: BoundedClient });
@@ -109,6 +110,8 @@ export class PostgresAdapter implements DialectAdapter {
           discard = true;
         }
       }
+      // A statement we stopped may not have ended yet: cut the socket rather than wait for it politely.
+      if (discard) destroySocket(client);
       this.release(client, discard);
     }
   }

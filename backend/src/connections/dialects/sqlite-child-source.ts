@@ -46,14 +46,29 @@ const handlers = {
   },
   catalog() {
     const user = "m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'";
+    let statements = 1;
     const tables = db.prepare('SELECT m.name, m.type FROM sqlite_master m WHERE ' + user + ' ORDER BY m.name').raw(true).all();
-    const columns = db.prepare(
-      'SELECT m.name, p.name, p.type, p."notnull", p.dflt_value, p.pk, p.hidden FROM sqlite_master m ' +
-      'JOIN pragma_table_xinfo(m.name) p WHERE ' + user + ' ORDER BY m.name, p.cid').raw(true).all();
-    const foreignKeys = db.prepare(
-      'SELECT m.name, f.id, f.seq, f."table", f."from", f."to" FROM sqlite_master m ' +
-      'JOIN pragma_foreign_key_list(m.name) f WHERE ' + user + ' ORDER BY m.name, f.id, f.seq').raw(true).all();
-    return { tables, columns, foreignKeys, statements: 3 };
+    // One statement for all relations; if one of them is broken (a view over a dropped table), SQLite fails the
+    // whole join, so then each relation is read on its own and the broken ones are skipped.
+    const perRelation = (pragma, columns, order) => {
+      try {
+        statements++;
+        return db.prepare('SELECT m.name, ' + columns + ' FROM sqlite_master m JOIN ' + pragma + '(m.name) p WHERE ' + user +
+          ' ORDER BY m.name, ' + order).raw(true).all();
+      } catch (err) {
+        const rows = [];
+        for (const [name] of tables) {
+          statements++;
+          try {
+            rows.push(...db.prepare('SELECT ?, ' + columns + ' FROM ' + pragma + '(?) p ORDER BY ' + order).raw(true).all(name, name));
+          } catch (ignored) { /* a broken view: listed without columns; sampling reports its error */ }
+        }
+        return rows;
+      }
+    };
+    const columns = perRelation('pragma_table_xinfo', 'p.name, p.type, p."notnull", p.dflt_value, p.pk, p.hidden', 'p.cid');
+    const foreignKeys = perRelation('pragma_foreign_key_list', 'p.id, p.seq, p."table", p."from", p."to"', 'p.id, p.seq');
+    return { tables, columns, foreignKeys, statements };
   },
   sample(msg) {
     const stmt = db.prepare('SELECT * FROM ' + quote(msg.table) + ' LIMIT ' + Number(msg.limit)).raw(true).safeIntegers(true);

@@ -131,8 +131,7 @@ function headerLine(dialect: Dialect, tables: SchemaTable[]): string {
   const views = tables.filter((t) => t.kind === 'view').length;
   const counts = `${tables.length - views} tables${views ? `, ${views} views` : ''}`;
   const schemas = new Set(tables.map((t) => t.schema));
-  const where =
-    dialect === 'mysql' && schemas.size === 1 && tables[0]?.schema ? ` in database ${displayIdent(dialect, tables[0].schema)}` : '';
+  const where = dialect === 'mysql' && schemas.size === 1 && tables[0]?.schema ? ` ${displayIdent(dialect, tables[0].schema)}` : '';
   return `# ${DIALECT_NAMES[dialect]} database${where}: ${counts}\nWrite names exactly as shown here (quoted ones need their quotes).`;
 }
 

@@ -27,7 +27,9 @@ export function assistantPrompt({ dbSchema, schemaMode, dialect, sqlResult, tool
         'Tools:',
         '- ask_database(question): writes and runs ONE read-only SQL query for a self-contained question in plain language (include every filter, grouping and time range; do not pass SQL). It returns the SQL that ran and the rows.',
         '- ask_analyst(request): draws a chart of the LAST query result. Call it when the user asks for a chart, a plot, a trend or a comparison that reads better visually — always after ask_database has produced the data to chart.',
-        schemaMode === 'compact' ? '- describe_table(table): columns, keys and sample rows of one table. The schema below only lists tables; describe the ones you need before asking the database.' : '',
+        schemaMode && schemaMode !== 'full'
+          ? '- describe_table(table): columns with types, keys and sample rows of one table. The schema below is abbreviated; describe the tables you need before asking the database.'
+          : '',
         'When a tool reports an error, explain it in plain words and, if you can, try a different approach.',
       ]
         .filter(Boolean)
@@ -57,6 +59,7 @@ export function sqlWriterPrompt(dialect: Dialect, dbSchema: string, schemaMode: 
     `You write exactly one read-only ${dialectName(dialect)} SQL query (SELECT or WITH … SELECT) that answers the question.`,
     'Rules: use only tables and columns from the schema; quote identifiers that need quoting for this dialect; never write INSERT, UPDATE, DELETE, DDL or more than one statement; prefer explicit column lists and clear aliases; add ORDER BY when order matters; aggregate in SQL rather than returning raw rows when the question asks for totals, averages or trends.',
     schemaMode === 'compact' ? 'The schema lists only table names; infer columns from names carefully, and prefer simple queries.' : '',
+    schemaMode === 'columns' ? 'The schema lists tables and column names without types; prefer simple expressions.' : '',
     'Reply with the SQL only, in one ```sql code block, and nothing else.',
     `Schema:\n\n${dbSchema}`,
   ]

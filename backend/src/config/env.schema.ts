@@ -48,7 +48,7 @@ export const envSchema = z
     SCHEMA_CACHE_TTL_S: int(0, 86_400).default(300),
     SCHEMA_SAMPLE_CONCURRENCY: int(1, 64).default(8),
     SCHEMA_SAMPLE_TIMEOUT_MS: int(100, 60_000).default(3000),
-    SCHEMA_PROMPT_BUDGET: int(1000, 1_000_000).default(24_000),
+    SCHEMA_PROMPT_BUDGET: int(200, 1_000_000).default(24_000),
 
     DEFAULT_MODEL: z.string().optional(),
     LM_STUDIO_ENDPOINT: optionalUrl,

@@ -28,7 +28,9 @@ export function assistantNode(deps: AssistantDeps) {
     if (!state.model_name) throw new AppError('NO_MODEL', deps.noModelMessage());
     const model = deps.models.chatModel(state.model_name, { signal: config.signal });
     const toolsAvailable = deps.models.supportsTools(state.model_name);
-    const tools = state.schema_mode === 'compact' ? definitions : definitions.filter((d) => d.name !== 'describe_table');
+    // describe_table is offered whenever the prompt carries less than the full schema.
+    const abbreviated = state.schema_mode !== null && state.schema_mode !== 'full';
+    const tools = abbreviated ? definitions : definitions.filter((d) => d.name !== 'describe_table');
     const system = new SystemMessage(
       assistantPrompt({
         dbSchema: state.db_schema,

@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { StreamEvent } from '@aigis/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from './support/api-client.js';
+import { sharedPath } from './support/env.js';
+import { reply, startFakeOpenAI, startSilentServer, type FakeOpenAI } from './support/fake-openai.js';
+import { streamMessage } from './support/sse-client.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const types = (events: StreamEvent[]) => events.map((e) => e.type);
+
+describe('one provider down, a large schema', () => {
+  let silent: Awaited<ReturnType<typeof startSilentServer>>;
+  let deepseek: FakeOpenAI;
+  let app: TestApp;
+  let api: ApiClient;
+  let connectionId: string;
+  const sqliteRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-ms-'));
+
+  beforeAll(async () => {
+    fs.copyFileSync(sharedPath('sqlite/chinook/Chinook_Sqlite.sqlite'), path.join(sqliteRoot, 'chinook.sqlite'));
+    // LM Studio accepts the connection and never answers; DeepSeek works.
+    silent = await startSilentServer();
+    deepseek = await startFakeOpenAI({ models: ['deepseek-chat'] });
+    app = await startTestApp({
+      LM_STUDIO_ENDPOINT: silent.url,
+      DEEPSEEK_API_KEY: 'sk-x',
+      DEEPSEEK_BASE_URL: deepseek.url,
+      MODEL_PROBE_TIMEOUT_MS: '2000',
+      SQLITE_ROOT: sqliteRoot,
+      // Chinook does not fit: the prompt gets a table list and the model reads tables on demand.
+      SCHEMA_PROMPT_BUDGET: '400',
+    });
+    api = new ApiClient(app.url);
+    await api.register();
+    connectionId = (await api.post('/api/connections', { name: 'Chinook', dialect: 'sqlite', database: 'chinook.sqlite' })).body.id;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await Promise.all([silent?.close(), deepseek?.close()]);
+    fs.rmSync(sqliteRoot, { recursive: true, force: true });
+  });
+
+  it('lists models at once and answers on a working provider without waiting for the dead one', async () => {
+    let started = Date.now();
+    const models = await api.get('/api/models');
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(models.body.find((m: { name: string }) => m.name === 'deepseek-chat').available).toBe(true);
+
+    const threadId = (await api.post('/api/chat', { model: 'deepseek' })).body.thread_id;
+    deepseek.enqueue(reply.text('Hello from DeepSeek.'));
+    started = Date.now();
+    const answer = await streamMessage(app.url, api.token!, threadId, 'hi');
+    expect(types(answer.events)).toEqual(['chunk', 'chunk', 'chunk', 'end']);
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    // The probe of the silent server gives up after MODEL_PROBE_TIMEOUT_MS; until then it is "checking".
+    let qwen: { available: boolean; reason?: string } | undefined;
+    for (let i = 0; i < 40 && !qwen?.reason?.includes('did not answer'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      qwen = ((await api.get('/api/models')).body as { name: string; available: boolean; reason?: string }[]).find((m) => m.name === 'qwen3-8b');
+    }
+    expect(qwen!.available).toBe(false);
+    expect(qwen!.reason).toMatch(/did not answer within 2 s/);
+  });
+
+  it('gives the model a table list and describe_table when the schema exceeds its budget', async () => {
+    const threadId = (await api.post('/api/chat', { model: 'deepseek' })).body.thread_id;
+    const bound = await api.post(`/api/chat/${threadId}/connection`, { connection_id: connectionId });
+    expect(bound.body).toMatchObject({ tables: 11, markdown_mode: 'compact' });
+    const state = (await api.get(`/api/chat/${threadId}/state`)).body;
+    expect(state.db_schema.length).toBeLessThanOrEqual(400);
+    expect(state.db_schema).toMatch(/InvoiceLine/);
+
+    deepseek.reset();
+    deepseek.script((request) => {
+      if (request.tools.length === 0) return undefined;
+      if (request.lastMessage?.role === 'user') return reply.toolCalls({ name: 'describe_table', args: { table: 'invoiceline' } });
+      return reply.text('InvoiceLine has a UnitPrice column.');
+    });
+    const answer = await streamMessage(app.url, api.token!, threadId, 'What columns does the invoice line table have?');
+    expect(types(answer.events).slice(0, 2)).toEqual(['tool_call', 'tool_result']);
+    const result = (answer.events[1].data as { content: { type: string; text: string } }).content;
+    expect(result.type).toBe('text');
+    expect(result.text).toMatch(/UnitPrice/);
+    expect(result.text).toMatch(/InvoiceId/);
+    const first = deepseek.completions()[0];
+    expect(first.toolNames).toEqual(expect.arrayContaining(['ask_database', 'ask_analyst', 'describe_table']));
+    expect(first.system).toMatch(/describe_table/);
+  });
+});

@@ -179,6 +179,7 @@ describe('connections over HTTP', () => {
       [{ name: 'x', dialect: 'sqlite', database: path.join(app.dataDir, 'aigis.sqlite') }, /SQLITE_ROOT|own database/],
       [{ name: 'x', dialect: 'sqlite', database: 'missing.sqlite' }, /no such file/],
       [{ dialect: 'mongodb' }, /dialect|url/],
+      [{ name: 'x', url: 'mysql://root@127.0.0.1/mysql' }, /system schema/],
       [[], /./],
     ];
     for (const [body, message] of cases) {

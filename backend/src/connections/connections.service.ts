@@ -179,6 +179,10 @@ export class ConnectionsService {
       if (error instanceof ConnectionInputError) throw new AppError('VALIDATION_FAILED', error.message);
       throw error;
     }
+    // The guard resolves unqualified names against no default schema; `user` inside `mysql` is the credential table.
+    if (spec.dialect === 'mysql' && spec.database?.toLowerCase() === 'mysql') {
+      throw new AppError('VALIDATION_FAILED', 'database: the MySQL system schema "mysql" cannot be used as a connection database; connect to your own database');
+    }
     if (spec.dialect === 'sqlite') {
       const absolute = resolveSqliteFile(this.config.sqliteRoot, spec.database ?? '', appOwnFiles(this.config));
       spec.database = relativeToRoot(this.config.sqliteRoot, absolute);

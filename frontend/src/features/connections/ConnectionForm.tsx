@@ -88,7 +88,7 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const found = validateForm(values, editing);
+    const found = validateForm(values);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
@@ -205,7 +205,7 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
                 label="Password"
                 error={errors.password}
                 grow
-                note={editing && saved?.has_password ? 'Stored. Leave empty to keep it.' : undefined}
+                note={editing && saved?.has_password ? 'Stored. Leave empty to keep it.' : editing ? undefined : 'Leave empty if the server needs none.'}
               >
                 <input
                   type="password"

@@ -40,11 +40,20 @@ export function TestResultView({ outcome }: { outcome: TestOutcome }) {
               <code>GRANT SELECT</code> on the tables you want to ask about, and nothing else.
             </p>
           )}
+          {/* The server's details (which privileges, and where) under the headline above. */}
           {r.warnings?.map((w) => (
-            <p key={w}>{w}</p>
+            <p key={w} className={canWrite ? 'small muted' : undefined}>
+              {asSentence(w)}
+            </p>
           ))}
         </div>
       )}
     </div>
   );
+}
+
+/** The server words warnings as clauses ("this role can write (…)"); shown as sentences. */
+function asSentence(text: string): string {
+  const t = text.trim();
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
 }

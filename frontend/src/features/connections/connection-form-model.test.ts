@@ -46,15 +46,15 @@ describe('connection form', () => {
     expect(toConnectionInput({ ...v, password: 'secret' })).toMatchObject({ password: 'secret', port: 5432 });
   });
 
-  it('requires a password only when creating', () => {
+  it('does not require a password: trust and socket authentication have none', () => {
     const v = { ...emptyForm('mysql'), name: 'n', database: 'd', user: 'u' };
-    expect(validateForm(v, false)).toEqual({ password: 'Enter the password.' });
-    expect(validateForm(v, true)).toEqual({});
+    expect(validateForm(v)).toEqual({});
+    expect(validateForm({ ...v, user: '' })).toEqual({ user: 'Enter the user.' });
   });
 
   it('sends only name and file for SQLite', () => {
     const v = { ...emptyForm('sqlite'), name: 'Demo', database: 'demo.db', host: 'ignored' };
     expect(toConnectionInput(v)).toEqual({ name: 'Demo', dialect: 'sqlite', database: 'demo.db' });
-    expect(validateForm({ ...v, database: '' }, false)).toEqual({ database: 'Pick a database file.' });
+    expect(validateForm({ ...v, database: '' })).toEqual({ database: 'Pick a database file.' });
   });
 });

@@ -84,7 +84,7 @@ export function parseConnectionUrl(raw: string): { values: Partial<ConnectionFor
 }
 
 /** What the form may not send yet, as field → message. */
-export function validateForm(v: ConnectionFormValues, editing: boolean): Partial<Record<keyof ConnectionFormValues, string>> {
+export function validateForm(v: ConnectionFormValues): Partial<Record<keyof ConnectionFormValues, string>> {
   const errors: Partial<Record<keyof ConnectionFormValues, string>> = {};
   if (!v.name.trim()) errors.name = 'Give the connection a name.';
   if (!v.database.trim()) errors.database = v.dialect === 'sqlite' ? 'Pick a database file.' : 'Enter the database name.';
@@ -93,7 +93,7 @@ export function validateForm(v: ConnectionFormValues, editing: boolean): Partial
     const port = Number(v.port);
     if (!Number.isInteger(port) || port < 1 || port > 65535) errors.port = 'A port is a number from 1 to 65535.';
     if (!v.user.trim()) errors.user = 'Enter the user.';
-    if (!editing && !v.password) errors.password = 'Enter the password.';
+    // No password check: trust and socket authentication need none, and the API accepts an empty one.
   }
   return errors;
 }

@@ -17,6 +17,21 @@ function config(): AppConfig {
   }
 }
 
+/**
+ * A stray rejected promise (a driver callback, a closed socket) must not take every user's session
+ * down with it: it is logged and the server goes on. An uncaught exception leaves the process in an
+ * unknown state, so it is logged and the process exits (cluster mode starts a new worker).
+ */
+function guardProcess(): void {
+  process.on('unhandledRejection', (reason) => {
+    console.error(JSON.stringify({ level: 50, time: Date.now(), msg: 'Unhandled promise rejection', error: reason instanceof Error ? reason.stack : String(reason) }));
+  });
+  process.on('uncaughtException', (error) => {
+    console.error(JSON.stringify({ level: 60, time: Date.now(), msg: 'Uncaught exception; exiting', error: error.stack ?? String(error) }));
+    process.exit(1);
+  });
+}
+
 async function serve(config: AppConfig): Promise<void> {
   const app = await createApp(config);
   await app.listen(config.PORT, config.HOST);
@@ -27,6 +42,7 @@ async function serve(config: AppConfig): Promise<void> {
  * demo store) and forks workers that share the port; each is stateless beyond its caches.
  */
 async function main(): Promise<void> {
+  guardProcess();
   const cfg = config();
   const workers = cfg.WORKERS === 'auto' ? os.availableParallelism() : cfg.WORKERS;
   const where = `http://${cfg.HOST === '0.0.0.0' ? 'localhost' : cfg.HOST}:${cfg.PORT}`;

@@ -252,9 +252,9 @@ async function main(): Promise<void> {
       ),
       '',
       'speed-up = SqlDatabase / ours (with samples). ours: metadata in a fixed number of catalog queries (run in parallel),',
-      'then one sample query per table (tables whose heap is empty are known to have no rows and are skipped on PostgreSQL),',
-      'pipelined on PostgreSQL, over parallel connections on MariaDB. SqlDatabase: one instance per schema/database',
-      '(it reads only one), one metadata query each plus one sample query per table, one after the other.',
+      'and one sample query per table: pipelined on PostgreSQL (starting as soon as the table list is back; tables whose',
+      'heap is empty have no rows and are not queried), over parallel connections on MariaDB. SqlDatabase: one instance',
+      'per schema/database (it reads only one), one metadata query each plus one sample query per table, one after another.',
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -169,7 +169,7 @@ export function connectionFailed(
   )
     message = `could not reach ${where} within ${seconds} s`;
   else if (code === 'ECONNRESET' || code === 'PROTOCOL_CONNECTION_LOST' || /Connection terminated/i.test(e.message ?? ''))
-    message = `the server at ${where} closed the connection during login`;
+    message = `the server at ${where} closed the connection`;
   else if (target.dialect === 'mysql' && e.errno === 1045)
     message = `access denied for user ${target.user ?? ''}: wrong user name or password (${e.message})`;
   else if (target.dialect === 'mysql' && e.errno === 1049) message = `database ${target.database} does not exist`;

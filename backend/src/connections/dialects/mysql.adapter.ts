@@ -15,7 +15,7 @@ import type {
   IntrospectOptions,
   ServerProbe,
 } from './dialect-adapter.js';
-import { backupTimerMs, cancelledError, supervise, timeoutError, waitFor } from './execution-control.js';
+import { backupTimerMs, cancelledError, delay, supervise, timeoutError, waitFor } from './execution-control.js';
 import { bigintToJson, bytesToJson, decimalToJson, rowsToObjects, toJsonSafe, uniqueColumnNames } from './json-safe.js';
 import { quoteQualified } from './quote-ident.js';
 
@@ -81,6 +81,7 @@ export class MysqlAdapter implements DialectAdapter {
     const conn = await this.checkout(signal, timeoutMs);
     let discard = false;
     let stoppedByUs = false;
+    let interrupted = false;
     let workEnded = true;
     try {
       const { flavor } = await this.serverFlavor(conn);
@@ -112,7 +113,10 @@ export class MysqlAdapter implements DialectAdapter {
         throw connectionFailed(this.target, err, this.settings);
       }
       const errno = (err as { errno?: number }).errno;
-      if (errno !== undefined && SERVER_TIMEOUT_ERRNOS.has(errno)) throw timeoutError(timeoutMs);
+      if (errno !== undefined && SERVER_TIMEOUT_ERRNOS.has(errno)) {
+        interrupted = true;
+        throw timeoutError(timeoutMs);
+      }
       if (errno === INTERRUPTED_ERRNO && !stoppedByUs) throw cancelledError();
       throw queryFailed('mysql', err, { password: this.target.password });
     } finally {
@@ -126,7 +130,9 @@ export class MysqlAdapter implements DialectAdapter {
         }
       }
       if (discard) conn.destroy();
-      else conn.release();
+      // Held until then, so the connection cannot start someone else's statement while we watch its thread.
+      if (stoppedByUs || interrupted) await this.waitUntilStopped(conn.threadId);
+      if (!discard) conn.release();
     }
   }
 
@@ -343,6 +349,30 @@ export class MysqlAdapter implements DialectAdapter {
       await new Promise<void>((resolve, reject) => killer.query(`KILL QUERY ${Number(threadId)}`, (err) => (err ? reject(err) : resolve())));
     } finally {
       killer.destroy();
+    }
+  }
+
+  /**
+   * After a statement was stopped (KILL QUERY, or the server's own timeout) the server may still be unwinding it
+   * (dropping a large temporary table) when the client already has the error. Waits, bounded, until the thread no
+   * longer runs a query, so a caller told "cancelled" or "timed out" can rely on it.
+   */
+  private async waitUntilStopped(threadId: number | null, limitMs = 3000): Promise<void> {
+    if (!threadId) return;
+    const watcher = mysql.createConnection({ ...this.config, database: undefined });
+    watcher.on('error', noop);
+    try {
+      const deadline = Date.now() + limitMs;
+      while (Date.now() < deadline) {
+        const { rows } = await run(watcher, 'SELECT COMMAND FROM information_schema.PROCESSLIST WHERE ID = ?', [threadId]);
+        const command = (rows as unknown[][])[0]?.[0];
+        if (command !== 'Query' && command !== 'Killed') return;
+        await delay(20);
+      }
+    } catch {
+      // Best effort: the statement was killed either way.
+    } finally {
+      watcher.destroy();
     }
   }
 

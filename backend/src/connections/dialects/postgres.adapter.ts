@@ -1,7 +1,7 @@
 import type { SchemaTable } from '@aigis/contracts';
 import pg from 'pg';
 import { AppError, isAppError } from '../../common/app-error.js';
-import { type PostgresCatalog, readPostgresCatalog } from '../introspection/postgres.catalog.js';
+import { readPostgresCatalog } from '../introspection/postgres.catalog.js';
 import { summarizeSampleRow } from '../introspection/samples.js';
 import { connectionFailed, isConnectionError, queryFailed } from './db-error.js';
 import type {
@@ -74,6 +74,7 @@ export class PostgresAdapter implements DialectAdapter {
     const { maxRows, timeoutMs, signal } = options;
     const client = await this.checkout(signal, timeoutMs);
     let discard = false;
+    let workEnded = false;
     try {
       const work = (async () => {
         await client.query(`BEGIN TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
@@ -81,14 +82,15 @@ export class PostgresAdapter implements DialectAdapter {
         await client.query({ text: CURSOR_PREFIX + sql, queryMode: 'extended' } as QueryConfigWithMode);
         return client.query({ text: `FETCH FORWARD ${Math.max(0, maxRows) + 1} FROM aigis_cursor`, rowMode: 'array' } as QueryConfigWithMode);
       })();
+      work.then(
+        () => (workEnded = true),
+        () => (workEnded = true),
+      );
       const result = (await supervise(work, {
         signal,
         timeoutMs,
         timerMs: backupTimerMs(timeoutMs),
-        stop: async () => {
-          discard = true;
-          await this.cancelBackend(backendPid(client));
-        },
+        stop: () => this.cancelBackend(backendPid(client)),
       })) as unknown as pg.QueryArrayResult;
       const columns = uniqueColumnNames(result.fields.map((f) => f.name));
       const truncated = result.rows.length > maxRows;
@@ -103,6 +105,9 @@ export class PostgresAdapter implements DialectAdapter {
       if ((err as { code?: string }).code === '57014') throw timeoutError(timeoutMs);
       throw queryFailed('postgres', err, { password: this.target.password, positionOffset: CURSOR_PREFIX.length });
     } finally {
+      // A stopped statement that has not ended yet would hold the ROLLBACK (and the caller) behind it: cut the
+      // socket instead. Otherwise the ROLLBACK's answer also proves the server has finished with the statement.
+      if (!workEnded) discard = true;
       if (!discard) {
         try {
           await client.query('ROLLBACK');
@@ -110,7 +115,6 @@ export class PostgresAdapter implements DialectAdapter {
           discard = true;
         }
       }
-      // A statement we stopped may not have ended yet: cut the socket rather than wait for it politely.
       if (discard) destroySocket(client);
       this.release(client, discard);
     }
@@ -129,27 +133,33 @@ export class PostgresAdapter implements DialectAdapter {
   }
 
   async introspect(options: IntrospectOptions): Promise<IntrospectionResult> {
-    let catalog: PostgresCatalog;
+    // The three catalog queries run at once, each on its own pooled connection; sampling starts as soon as the
+    // relation list is back, while columns and keys are still being read.
+    const catalog = readPostgresCatalog(async (text) => {
+      const client = await this.checkout(options.signal, SESSION_STATEMENT_TIMEOUT_MS);
+      try {
+        return (await client.query(text)).rows;
+      } finally {
+        this.release(client, false);
+      }
+    });
     try {
-      // The three catalog queries run at once, each on its own pooled connection.
-      catalog = await readPostgresCatalog(async (text) => {
-        const client = await this.checkout(options.signal, SESSION_STATEMENT_TIMEOUT_MS);
-        try {
-          return (await client.query(text)).rows;
-        } finally {
-          this.release(client, false);
-        }
-      });
+      const tables = await catalog.tables;
+      const empty = await catalog.emptyTables;
+      const sampling =
+        options.sampleRows > 0
+          ? this.sampleTables(
+              tables.filter((t) => !empty.has(t)),
+              options,
+            )
+          : Promise.resolve();
+      sampling.catch(() => undefined); // awaited below, after the catalog
+      await catalog.complete;
+      await sampling;
+      return { tables, catalogQueries: catalog.catalogQueries };
     } catch (err) {
       throw this.mapOwnQueryError(err);
     }
-    if (options.sampleRows > 0) {
-      await this.sampleTables(
-        catalog.tables.filter((t) => !catalog.emptyTables.has(t)),
-        options,
-      );
-    }
-    return { tables: catalog.tables, catalogQueries: catalog.catalogQueries };
   }
 
   async close(): Promise<void> {

@@ -23,30 +23,26 @@ function key(schema: string | null, name: string): string {
   return `${schema ?? ''}\u0000${name}`;
 }
 
+/** SchemaTables for the relations, in their order, still without columns and keys (see attachDetails). */
+export function createTables(tables: CatalogTable[]): SchemaTable[] {
+  return tables.map((t) => ({
+    schema: t.schema,
+    name: t.name,
+    kind: t.kind,
+    comment: t.comment || null,
+    columns: [],
+    foreign_keys: [],
+    row_estimate: t.rowEstimate,
+    sample_rows: [],
+  }));
+}
+
 /**
- * Joins the three catalog result sets (relations, columns, foreign keys) into SchemaTables, in the order of the
- * relations. Columns and keys of relations that were filtered out (no privilege, system schema) are dropped.
+ * Adds columns and foreign keys to the tables they belong to. Those of relations that were filtered out
+ * (no privilege, system schema) are dropped.
  */
-export function assembleTables(
-  tables: CatalogTable[],
-  columns: CatalogColumn[],
-  foreignKeys: CatalogForeignKey[],
-): SchemaTable[] {
-  const byKey = new Map<string, SchemaTable>();
-  const result = tables.map((t) => {
-    const table: SchemaTable = {
-      schema: t.schema,
-      name: t.name,
-      kind: t.kind,
-      comment: t.comment || null,
-      columns: [],
-      foreign_keys: [],
-      row_estimate: t.rowEstimate,
-      sample_rows: [],
-    };
-    byKey.set(key(t.schema, t.name), table);
-    return table;
-  });
+export function attachDetails(tables: SchemaTable[], columns: CatalogColumn[], foreignKeys: CatalogForeignKey[]): void {
+  const byKey = new Map(tables.map((t) => [key(t.schema, t.name), t]));
   for (const c of columns) {
     const { schema, table, ...column } = c;
     byKey.get(key(schema, table))?.columns.push({ ...column, comment: column.comment || null });
@@ -55,6 +51,16 @@ export function assembleTables(
     const { schema, table, ...foreignKey } = fk;
     byKey.get(key(schema, table))?.foreign_keys.push(foreignKey);
   }
+}
+
+/** The three catalog result sets (relations, columns, foreign keys) joined into SchemaTables. */
+export function assembleTables(
+  tables: CatalogTable[],
+  columns: CatalogColumn[],
+  foreignKeys: CatalogForeignKey[],
+): SchemaTable[] {
+  const result = createTables(tables);
+  attachDetails(result, columns, foreignKeys);
   return result;
 }
 

@@ -1,5 +1,5 @@
 import type { SchemaTable } from '@aigis/contracts';
-import { assembleTables, type CatalogColumn, type CatalogForeignKey, type CatalogTable, toRowEstimate } from './catalog.js';
+import { attachDetails, type CatalogColumn, type CatalogForeignKey, createTables, toRowEstimate } from './catalog.js';
 
 /**
  * The relations Aigis shows: tables (plain, partitioned parents, foreign), views and materialized views in every
@@ -69,69 +69,96 @@ const FOREIGN_KEYS_SQL = `
 export type CatalogQuery = (sql: string) => Promise<Record<string, unknown>[]>;
 
 export interface PostgresCatalog {
-  tables: SchemaTable[];
+  /** The relations, as soon as their (fast) query is back; columns and keys are filled in when `complete` settles. */
+  tables: Promise<SchemaTable[]>;
+  /** Tables whose heap is empty: nothing to sample. Settles with `tables`. */
+  emptyTables: Promise<Set<SchemaTable>>;
+  /** Settles when columns and foreign keys are attached to the tables. */
+  complete: Promise<void>;
   catalogQueries: number;
-  /** Tables whose heap is empty: nothing to sample. */
-  emptyTables: Set<SchemaTable>;
 }
 
 /**
  * All metadata of a PostgreSQL database in three catalog queries, whatever the number of tables. The three are
- * independent, so they are issued together (the caller may run them on separate connections).
+ * independent and issued together (the caller runs them on separate connections); the relation list comes back
+ * first, so sampling can start while columns and keys are still being read.
  */
-export async function readPostgresCatalog(runQuery: CatalogQuery): Promise<PostgresCatalog> {
-  const queries = [TABLES_SQL, COLUMNS_SQL, FOREIGN_KEYS_SQL];
-  const [tableRows, columnRows, fkRows] = await Promise.all(queries.map((sql) => runQuery(sql)));
+export function readPostgresCatalog(runQuery: CatalogQuery): PostgresCatalog {
+  let catalogQueries = 0;
+  const query: CatalogQuery = (sql) => {
+    catalogQueries++;
+    return runQuery(sql);
+  };
+  const relationRows = query(TABLES_SQL);
+  const columnRows = query(COLUMNS_SQL);
+  const fkRows = query(FOREIGN_KEYS_SQL);
+  // Settled by the awaits below; this keeps an early failure of one from being reported as unhandled.
+  for (const p of [relationRows, columnRows, fkRows]) p.catch(() => undefined);
 
-  const byOid = new Map<number, { schema: string; name: string }>();
-  const emptyOids = new Set<number>();
-  const tables: (CatalogTable & { oid: number })[] = tableRows
-    .map((r) => {
-      const oid = r.oid as number;
-      const t = { schema: r.schema as string, name: r.name as string };
-      byOid.set(oid, t);
-      if (r.empty) emptyOids.add(oid);
-      return {
-        oid,
-        ...t,
-        kind: r.kind as 'table' | 'view',
+  const relations = relationRows.then((rows) => {
+    const byOid = new Map<number, { schema: string; name: string }>();
+    const emptyOids = new Set<number>();
+    const catalogTables = rows
+      .map((r) => {
+        const oid = r.oid as number;
+        const t = { schema: r.schema as string, name: r.name as string };
+        byOid.set(oid, t);
+        if (r.empty) emptyOids.add(oid);
+        return {
+          oid,
+          ...t,
+          kind: r.kind as 'table' | 'view',
+          comment: (r.comment as string | null) ?? null,
+          rowEstimate: r.empty ? 0 : toRowEstimate(r.row_estimate),
+        };
+      })
+      .sort((a, b) => compare(a.schema, b.schema) || compare(a.name, b.name));
+    const tables = createTables(catalogTables);
+    const emptyTables = new Set(tables.filter((_, i) => emptyOids.has(catalogTables[i].oid)));
+    return { tables, emptyTables, byOid };
+  });
+
+  const complete = (async () => {
+    const [{ tables, byOid }, columnResult, fkResult] = await Promise.all([relations, columnRows, fkRows]);
+    const columns: CatalogColumn[] = [];
+    for (const r of columnResult) {
+      const owner = byOid.get(r.oid as number);
+      if (!owner) continue;
+      columns.push({
+        schema: owner.schema,
+        table: owner.name,
+        name: r.name as string,
+        type: r.type as string,
+        nullable: r.nullable as boolean,
+        default: (r.default as string | null) ?? null,
+        primary_key: r.primary_key as boolean,
         comment: (r.comment as string | null) ?? null,
-        rowEstimate: r.empty ? 0 : toRowEstimate(r.row_estimate),
-      };
-    })
-    .sort((a, b) => compare(a.schema, b.schema) || compare(a.name, b.name));
-  const columns: CatalogColumn[] = [];
-  for (const r of columnRows) {
-    const owner = byOid.get(r.oid as number);
-    if (!owner) continue;
-    columns.push({
-      schema: owner.schema,
-      table: owner.name,
-      name: r.name as string,
-      type: r.type as string,
-      nullable: r.nullable as boolean,
-      default: (r.default as string | null) ?? null,
-      primary_key: r.primary_key as boolean,
-      comment: (r.comment as string | null) ?? null,
-    });
-  }
-  const foreignKeys: CatalogForeignKey[] = [];
-  for (const r of fkRows) {
-    const owner = byOid.get(r.oid as number);
-    if (!owner) continue;
-    foreignKeys.push({
-      schema: owner.schema,
-      table: owner.name,
-      name: r.name as string,
-      columns: (r.columns as string[] | null) ?? [],
-      referenced_schema: r.referenced_schema as string,
-      referenced_table: r.referenced_table as string,
-      referenced_columns: (r.referenced_columns as string[] | null) ?? [],
-    });
-  }
-  const assembled = assembleTables(tables, columns, foreignKeys);
-  const emptyTables = new Set<SchemaTable>(assembled.filter((_, i) => emptyOids.has(tables[i].oid)));
-  return { tables: assembled, catalogQueries: queries.length, emptyTables };
+      });
+    }
+    const foreignKeys: CatalogForeignKey[] = [];
+    for (const r of fkResult) {
+      const owner = byOid.get(r.oid as number);
+      if (!owner) continue;
+      foreignKeys.push({
+        schema: owner.schema,
+        table: owner.name,
+        name: r.name as string,
+        columns: (r.columns as string[] | null) ?? [],
+        referenced_schema: r.referenced_schema as string,
+        referenced_table: r.referenced_table as string,
+        referenced_columns: (r.referenced_columns as string[] | null) ?? [],
+      });
+    }
+    attachDetails(tables, columns, foreignKeys);
+  })();
+  complete.catch(() => undefined);
+
+  return {
+    tables: relations.then((r) => r.tables),
+    emptyTables: relations.then((r) => r.emptyTables),
+    complete,
+    catalogQueries,
+  };
 }
 
 /** Code-point order: stable and fast (the database's collation would cost time and differ between servers). */

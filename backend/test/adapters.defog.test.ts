@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DialectAdapter } from '../src/connections/dialects/dialect-adapter.js';
+import { createAdapter } from '../src/connections/dialects/index.js';
+import { uniqueColumnNames } from '../src/connections/dialects/json-safe.js';
+import { renderSchemaMarkdown } from '../src/connections/introspection/schema-markdown.js';
+import { sharedPath } from './support/env.js';
+import { createPgDefogDatabases, DEFOG_DATABASES, type DefogDatabase, type PgDatabase } from './support/fixtures.js';
+
+/** One question of defog sql-eval with every gold variant and what it returned on PostgreSQL 15. */
+interface GoldQuestion {
+  id: string;
+  db: DefogDatabase;
+  gold_sql_variants: string[];
+  pg15_execution: { ok: boolean; rows: number; cols: string[] }[];
+}
+
+const questions: GoldQuestion[] = fs
+  .readFileSync(sharedPath('benchmarks/defog_sql_eval/postgres_gold_verified.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line) as GoldQuestion);
+
+let databases: Record<DefogDatabase, PgDatabase>;
+const adapters = {} as Record<DefogDatabase, DialectAdapter>;
+
+beforeAll(async () => {
+  databases = await createPgDefogDatabases();
+  for (const name of DEFOG_DATABASES) {
+    adapters[name] = createAdapter(databases[name].target({ id: `defog-${name}` }), { connectTimeoutMs: 5000, poolMax: 2 });
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(Object.values(adapters).map((a) => a.close()));
+  if (databases) await Promise.all(Object.values(databases).map((d) => d.drop()));
+});
+
+describe('the 11 defog sql-eval databases (PostgreSQL)', () => {
+  it.each(DEFOG_DATABASES)('%s: introspects with samples and no failures', async (name) => {
+    const { tables, catalogQueries } = await adapters[name].introspect({ sampleRows: 3, sampleConcurrency: 8, sampleTimeoutMs: 5000 });
+    expect(catalogQueries).toBe(3);
+    expect(tables.length).toBeGreaterThan(2);
+    expect(tables.filter((t) => t.sample_error)).toEqual([]);
+    expect(tables.some((t) => t.sample_rows.length > 0)).toBe(true);
+    const { markdown, mode } = renderSchemaMarkdown(tables, { dialect: 'postgres', budgetChars: 24_000 });
+    expect(mode).toBe('full');
+    // ewallet lives in schema consumer_div: the model must see qualified names.
+    if (name === 'ewallet') expect(markdown).toContain('## consumer_div.');
+  });
+
+  it(`runs every gold query (${questions.reduce((n, q) => n + q.gold_sql_variants.length, 0)} statements) with the rows and columns PostgreSQL returned`, async () => {
+    const mismatches: string[] = [];
+    for (const q of questions) {
+      for (const [i, sql] of q.gold_sql_variants.entries()) {
+        const expected = q.pg15_execution[i];
+        try {
+          const result = await adapters[q.db].executeReadOnly(sql, { maxRows: 100_000, timeoutMs: 10_000 });
+          if (result.rows.length !== expected.rows || JSON.stringify(result.columns) !== JSON.stringify(uniqueColumnNames(expected.cols))) {
+            mismatches.push(`${q.id}#${i}: ${result.rows.length} rows ${JSON.stringify(result.columns)}, expected ${expected.rows} ${JSON.stringify(expected.cols)}`);
+          }
+          JSON.stringify(result.rows); // JSON-safe, or this throws (BigInt)
+        } catch (err) {
+          mismatches.push(`${q.id}#${i}: ${(err as Error).message}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  }, 120_000);
+});

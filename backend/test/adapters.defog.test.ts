@@ -4,6 +4,7 @@ import type { DialectAdapter } from '../src/connections/dialects/dialect-adapter
 import { createAdapter } from '../src/connections/dialects/index.js';
 import { uniqueColumnNames } from '../src/connections/dialects/json-safe.js';
 import { renderSchemaMarkdown } from '../src/connections/introspection/schema-markdown.js';
+import { ParserSqlGuard } from '../src/sql-guard/parser-sql-guard.js';
 import { sharedPath } from './support/env.js';
 import { createPgDefogDatabases, DEFOG_DATABASES, type DefogDatabase, type PgDatabase } from './support/fixtures.js';
 
@@ -49,13 +50,27 @@ describe('the 11 defog sql-eval databases (PostgreSQL)', () => {
     if (name === 'ewallet') expect(markdown).toContain('## consumer_div.');
   });
 
-  it(`runs every gold query (${questions.reduce((n, q) => n + q.gold_sql_variants.length, 0)} statements) with the rows and columns PostgreSQL returned`, async () => {
+  it('has the 487 verified variants of 314 questions', () => {
+    expect(questions).toHaveLength(314);
+    expect(questions.reduce((n, q) => n + q.gold_sql_variants.length, 0)).toBe(487);
+  });
+
+  // All layers of read-only execution: the parser guard, then the read-only transaction with its timeout and row cap.
+  it('accepts every gold query in the guard and runs it with the rows and columns PostgreSQL returned', async () => {
+    const guard = new ParserSqlGuard();
     const mismatches: string[] = [];
+    let executed = 0;
     for (const q of questions) {
       for (const [i, sql] of q.gold_sql_variants.entries()) {
         const expected = q.pg15_execution[i];
+        const verdict = await guard.check('postgres', sql);
+        if (!verdict.ok) {
+          mismatches.push(`${q.id}#${i}: rejected: ${verdict.reason}`);
+          continue;
+        }
         try {
-          const result = await adapters[q.db].executeReadOnly(sql, { maxRows: 100_000, timeoutMs: 10_000 });
+          const result = await adapters[q.db].executeReadOnly(verdict.sql, { maxRows: 100_000, timeoutMs: 10_000 });
+          executed++;
           if (result.rows.length !== expected.rows || JSON.stringify(result.columns) !== JSON.stringify(uniqueColumnNames(expected.cols))) {
             mismatches.push(`${q.id}#${i}: ${result.rows.length} rows ${JSON.stringify(result.columns)}, expected ${expected.rows} ${JSON.stringify(expected.cols)}`);
           }
@@ -66,5 +81,6 @@ describe('the 11 defog sql-eval databases (PostgreSQL)', () => {
       }
     }
     expect(mismatches).toEqual([]);
+    expect(executed).toBe(487);
   }, 120_000);
 });

@@ -15,14 +15,14 @@ export function describeTableTool(deps: { schemas: SchemaService }): AgentTool<t
     async run({ table }, context) {
       if (!context.state.connection) return toolError('NO_CONNECTION', 'No database is connected to this conversation.');
       try {
-        const { tables } = await deps.schemas.get(context.state.connection.user_id, context.state.connection.connection_id, { signal: context.signal });
+        const { tables, dialect } = await deps.schemas.get(context.state.connection.user_id, context.state.connection.connection_id, { signal: context.signal });
         const found = findTable(tables, table);
         if (!found) {
           const needle = table.toLowerCase().split('.').pop()!;
           const similar = tables.filter((t) => t.name.toLowerCase().includes(needle) || needle.includes(t.name.toLowerCase())).slice(0, 10);
           return toolError('NOT_FOUND', `No table named ${table}.${similar.length ? ` Similar: ${similar.map((t) => (t.schema ? `${t.schema}.${t.name}` : t.name)).join(', ')}.` : ''}`);
         }
-        const text = describeTableMarkdown(found);
+        const text = describeTableMarkdown(found, { dialect });
         return { content: text, result: { type: 'text', text } };
       } catch (error) {
         if (isAppError(error)) return toolError(error.code, error.message);

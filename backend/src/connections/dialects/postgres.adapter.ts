@@ -77,7 +77,8 @@ export class PostgresAdapter implements DialectAdapter {
     let workEnded = false;
     try {
       const work = (async () => {
-        await client.query(`BEGIN TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
+        // standard_conforming_strings: the database must read string literals exactly as the guard's parser did.
+        await client.query(`BEGIN TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}; SET LOCAL standard_conforming_strings = on`);
         // The extended protocol accepts exactly one statement, so nothing can ride along behind the user's SQL.
         await client.query({ text: CURSOR_PREFIX + sql, queryMode: 'extended' } as QueryConfigWithMode);
         return client.query({ text: `FETCH FORWARD ${Math.max(0, maxRows) + 1} FROM aigis_cursor`, rowMode: 'array' } as QueryConfigWithMode);

@@ -1,4 +1,4 @@
-import { AIMessage, type AIMessageChunk, type BaseMessage, SystemMessage } from '@langchain/core/messages';
+import { AIMessage, type AIMessageChunk, SystemMessage } from '@langchain/core/messages';
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { tool as defineTool } from '@langchain/core/tools';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';

@@ -15,7 +15,8 @@ import type {
   IntrospectOptions,
   ServerProbe,
 } from './dialect-adapter.js';
-import { backupTimerMs, cancelledError, delay, supervise, timeoutError, waitFor } from './execution-control.js';
+import { checkoutWithin } from './pool-checkout.js';
+import { backupTimerMs, cancelledError, delay, supervise, timeoutError } from './execution-control.js';
 import { bigintToJson, bytesToJson, decimalToJson, rowsToObjects, toJsonSafe, uniqueColumnNames } from './json-safe.js';
 import { quoteQualified } from './quote-ident.js';
 
@@ -288,26 +289,10 @@ export class MysqlAdapter implements DialectAdapter {
 
   private async checkout(signal: AbortSignal | undefined, waitMs: number): Promise<PoolConnection> {
     if (this.closed) throw new AppError('CONNECTION_FAILED', 'this connection was closed; try again');
-    const waitLimit = Math.max(waitMs, this.settings.connectTimeoutMs + 1000);
-    let conn: PoolConnection;
-    try {
-      conn = await waitFor(
-        new Promise<PoolConnection>((resolve, reject) => this.pool.getConnection((err, c) => (err ? reject(err) : resolve(c)))),
-        {
-          signal,
-          waitMs: waitLimit,
-          onTimeout: () =>
-            new AppError(
-              'QUERY_TIMEOUT',
-              `all ${this.settings.poolMax} connections to this database stayed busy for ${Math.round(waitLimit / 1000)} s; try again`,
-            ),
-          discard: (c) => c.release(),
-        },
-      );
-    } catch (err) {
-      if (isAppError(err)) throw err;
-      throw connectionFailed(this.target, err, this.settings);
-    }
+    const conn = await checkoutWithin(
+      new Promise<PoolConnection>((resolve, reject) => this.pool.getConnection((err, c) => (err ? reject(err) : resolve(c)))),
+      { signal, waitMs, settings: this.settings, target: this.target, release: (c) => c.release() },
+    );
     if (!this.readOnlySessions.has(conn)) {
       try {
         await run(conn, 'SET SESSION TRANSACTION READ ONLY');

@@ -14,7 +14,8 @@ import type {
   IntrospectOptions,
   ServerProbe,
 } from './dialect-adapter.js';
-import { backupTimerMs, cancelledError, supervise, timeoutError, waitFor } from './execution-control.js';
+import { checkoutWithin } from './pool-checkout.js';
+import { backupTimerMs, cancelledError, supervise, timeoutError } from './execution-control.js';
 import { rowsToObjects, uniqueColumnNames } from './json-safe.js';
 import { jsonSafePgTypes } from './postgres-types.js';
 import { quoteQualified } from './quote-ident.js';
@@ -253,23 +254,7 @@ export class PostgresAdapter implements DialectAdapter {
 
   private async checkout(signal: AbortSignal | undefined, waitMs: number): Promise<pg.PoolClient> {
     if (this.closed) throw new AppError('CONNECTION_FAILED', 'this connection was closed; try again');
-    const waitLimit = Math.max(waitMs, this.settings.connectTimeoutMs + 1000);
-    let client: pg.PoolClient;
-    try {
-      client = await waitFor(this.pool.connect(), {
-        signal,
-        waitMs: waitLimit,
-        onTimeout: () =>
-          new AppError(
-            'QUERY_TIMEOUT',
-            `all ${this.settings.poolMax} connections to this database stayed busy for ${Math.round(waitLimit / 1000)} s; try again`,
-          ),
-        discard: (c) => c.release(),
-      });
-    } catch (err) {
-      if (isAppError(err)) throw err;
-      throw connectionFailed(this.target, err, this.settings);
-    }
+    const client = await checkoutWithin(this.pool.connect(), { signal, waitMs, settings: this.settings, target: this.target, release: (c) => c.release() });
     // A checked-out client without a listener would crash the process if its socket failed between queries.
     client.on('error', noop);
     return client;

@@ -149,7 +149,7 @@ describe('chatModel retries and timeouts', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeDefined();
+    expect(error).toBeInstanceOf(Error);
     expect(fake.completions().map((r) => r.status)).toEqual([503, 503, 503]);
     expect(fake.pending()).toBe(1);
     const appError = upstreamError(error, 'qwen3-8b');
@@ -173,7 +173,7 @@ describe('chatModel retries and timeouts', () => {
       (e: unknown) => e,
     );
     const elapsed = performance.now() - started;
-    expect(error).toBeDefined();
+    expect(error).toBeInstanceOf(Error);
     expect(elapsed).toBeGreaterThanOrEqual(950);
     expect(elapsed).toBeLessThan(3000);
     await fake.waitFor(() => fake.completions()[0]!.clientClosed, 1000);
@@ -197,7 +197,7 @@ describe('chatModel retries and timeouts', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeDefined();
+    expect(error).toBeInstanceOf(Error);
     expect(received.join('')).toBe('one two three');
     expect(fake.completions()).toHaveLength(1);
     expect(fake.completions()[0]!.brokenByServer).toBe(true);

@@ -3,16 +3,7 @@ import { lex, type Token } from './lexer.js';
 import { astViolation, parseErrorMessage, parseWith, type Grammar, type Parsed } from './node-sql-parser.js';
 import { reasons } from './reasons.js';
 import type { GuardVerdict } from './sql-guard.js';
-import {
-  codeTokens,
-  firstNonQuery,
-  hasTopLevelLimitToken,
-  splitStatements,
-  statementHead,
-  statementText,
-  tokenRuleViolation,
-  unterminatedToken,
-} from './token-rules.js';
+import { hasTopLevelLimitToken, tokenPhase } from './token-rules.js';
 
 /** `/*!…*\/` and `/*M!…*\/` run their content; `/*+…*\/` hints can lift MAX_EXECUTION_TIME. */
 function commentViolation(tokens: readonly Token[]): string | undefined {
@@ -53,19 +44,9 @@ export class MysqlGuard implements DialectGuard {
     if (comment) return reject(comment);
     if (!sameBoundaries(tokens, literal)) return reject(reasons.ambiguousQuoting());
 
-    const unterminated = unterminatedToken(tokens);
-    if (unterminated) return reject(unterminated);
-
-    const statements = splitStatements(codeTokens(tokens));
-    if (statements.length === 0) return reject(reasons.empty());
-    if (statements.length > 1) return reject(reasons.multipleStatements(statements.length, firstNonQuery(statements)));
-    const [statement] = statements as [Token[]];
-    const text = statementText(sql, tokens);
-
-    // A first word that starts no statement we know is most likely a typo: the parser's message says why.
-    const head = statementHead(statement);
-    const tokenViolation = head.known ? tokenRuleViolation(statement, 'mysql') : undefined;
-    if (tokenViolation) return reject(tokenViolation);
+    const phase = tokenPhase(sql, tokens, 'mysql');
+    if ('reason' in phase) return reject(phase.reason);
+    const { statement, text, head } = phase;
 
     let parsed: Parsed;
     try {

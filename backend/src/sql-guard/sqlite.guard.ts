@@ -1,19 +1,10 @@
 import Database from 'better-sqlite3';
 import { accept, reject, type DialectGuard } from './dialect-guard.js';
-import { lex, type Token } from './lexer.js';
+import { lex } from './lexer.js';
 import { astViolation, parseErrorMessage, parseWith, type Parsed } from './node-sql-parser.js';
 import { reasons } from './reasons.js';
 import type { GuardVerdict } from './sql-guard.js';
-import {
-  codeTokens,
-  firstNonQuery,
-  hasTopLevelLimitToken,
-  splitStatements,
-  statementHead,
-  statementText,
-  tokenRuleViolation,
-  unterminatedToken,
-} from './token-rules.js';
+import { hasTopLevelLimitToken, tokenPhase } from './token-rules.js';
 
 /**
  * SQLite's errors that come after a complete parse: an empty scratch database has no tables, so name
@@ -41,19 +32,9 @@ export class SqliteGuard implements DialectGuard {
     if (sql.includes('\0')) return reject(reasons.nulCharacter());
 
     const tokens = lex(sql, { family: 'sqlite' });
-    const unterminated = unterminatedToken(tokens);
-    if (unterminated) return reject(unterminated);
-
-    const statements = splitStatements(codeTokens(tokens));
-    if (statements.length === 0) return reject(reasons.empty());
-    if (statements.length > 1) return reject(reasons.multipleStatements(statements.length, firstNonQuery(statements)));
-    const [statement] = statements as [Token[]];
-    const text = statementText(sql, tokens);
-
-    // A first word that starts no statement we know is most likely a typo: the parser's message says why.
-    const head = statementHead(statement);
-    const tokenViolation = head.known ? tokenRuleViolation(statement, 'sqlite') : undefined;
-    if (tokenViolation) return reject(tokenViolation);
+    const phase = tokenPhase(sql, tokens, 'sqlite');
+    if ('reason' in phase) return reject(phase.reason);
+    const { statement, text, head } = phase;
 
     let parsed: Parsed;
     try {

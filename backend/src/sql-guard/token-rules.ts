@@ -255,3 +255,24 @@ export function statementText(sql: string, tokens: readonly Token[]): string {
   const start = firstIndex > 0 ? code[firstIndex - 1]!.end : 0;
   return sql.slice(start, code[lastIndex]!.end).trim();
 }
+
+/** What the token phase leaves for the parser: one terminated statement whose token rules passed. */
+export type TokenPhase = { reason: string } | { statement: Token[]; text: string; head: StatementHead };
+
+/**
+ * The token phase of the node-sql-parser guards (MySQL, SQLite): terminated tokens, exactly one
+ * statement, and the dialect's token rules when the statement's first word is one we know.
+ */
+export function tokenPhase(sql: string, tokens: readonly Token[], dialect: Dialect): TokenPhase {
+  const unterminated = unterminatedToken(tokens);
+  if (unterminated) return { reason: unterminated };
+  const statements = splitStatements(codeTokens(tokens));
+  if (statements.length === 0) return { reason: reasons.empty() };
+  if (statements.length > 1) return { reason: reasons.multipleStatements(statements.length, firstNonQuery(statements)) };
+  const [statement] = statements as [Token[]];
+  // A first word that starts no statement we know is most likely a typo: the parser's message says why.
+  const head = statementHead(statement);
+  const violation = head.known ? tokenRuleViolation(statement, dialect) : undefined;
+  if (violation) return { reason: violation };
+  return { statement, text: statementText(sql, tokens), head };
+}

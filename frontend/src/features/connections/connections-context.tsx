@@ -1,6 +1,7 @@
 import type { Connection } from '@aigis/contracts';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiError } from '../../lib/api-error';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import type { ApiError } from '../../lib/api-error';
+import { useRemote } from '../../lib/use-remote';
 import { connectionsApi } from './connections-api';
 
 interface ConnectionsValue {
@@ -15,24 +16,7 @@ interface ConnectionsValue {
 const ConnectionsContext = createContext<ConnectionsValue | null>(null);
 
 export function ConnectionsProvider({ children }: { children: ReactNode }) {
-  const [connections, setConnections] = useState<Connection[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<ApiError | null>(null);
-
-  const refresh = useCallback(async () => {
-    try {
-      setConnections(await connectionsApi.list());
-      setError(null);
-    } catch (err) {
-      setError(ApiError.from(err));
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
+  const { data: connections, setData: setConnections, loading, error, refresh } = useRemote(connectionsApi.list, [] as Connection[]);
 
   const value = useMemo<ConnectionsValue>(
     () => ({

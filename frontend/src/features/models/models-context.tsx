@@ -1,6 +1,7 @@
 import type { ModelInfo } from '@aigis/contracts';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiError } from '../../lib/api-error';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import type { ApiError } from '../../lib/api-error';
+import { useRemote } from '../../lib/use-remote';
 import { modelsApi, type ProviderStatus } from './models-api';
 
 interface ModelsValue {
@@ -15,29 +16,15 @@ interface ModelsValue {
 
 const ModelsContext = createContext<ModelsValue | null>(null);
 
+/** The provider list only explains how to enable models; without it the picker still works. */
+async function loadModels() {
+  const [models, providers] = await Promise.all([modelsApi.list(), modelsApi.providers().catch(() => [] as ProviderStatus[])]);
+  return { models, providers };
+}
+
 export function ModelsProvider({ children }: { children: ReactNode }) {
-  const [models, setModels] = useState<ModelInfo[]>([]);
-  const [providers, setProviders] = useState<ProviderStatus[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<ApiError | null>(null);
-
-  const refresh = useCallback(async () => {
-    setLoading(true);
-    try {
-      const [m, p] = await Promise.all([modelsApi.list(), modelsApi.providers().catch(() => [] as ProviderStatus[])]);
-      setModels(m);
-      setProviders(p);
-      setError(null);
-    } catch (err) {
-      setError(ApiError.from(err));
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
+  const { data, loading, error, refresh } = useRemote(loadModels, { models: [] as ModelInfo[], providers: [] as ProviderStatus[] });
+  const { models, providers } = data;
 
   const value = useMemo<ModelsValue>(
     () => ({

@@ -1,6 +1,7 @@
 import type { ThreadSummary } from '@aigis/contracts';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { ApiError } from '../../lib/api-error';
+import { useRemote } from '../../lib/use-remote';
 import { threadsApi } from './threads-api';
 
 interface ThreadsValue {
@@ -17,30 +18,15 @@ interface ThreadsValue {
 
 const ThreadsContext = createContext<ThreadsValue | null>(null);
 
+const loadThreads = async () => byNewest(await threadsApi.list());
+
 /** Newest activity first, whatever order the list was assembled in locally. */
 function byNewest(threads: ThreadSummary[]): ThreadSummary[] {
   return threads.slice().sort((a, b) => (b.updated_at ?? '').localeCompare(a.updated_at ?? ''));
 }
 
 export function ThreadsProvider({ children }: { children: ReactNode }) {
-  const [threads, setThreads] = useState<ThreadSummary[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<ApiError | null>(null);
-
-  const refresh = useCallback(async () => {
-    try {
-      setThreads(byNewest(await threadsApi.list()));
-      setError(null);
-    } catch (err) {
-      setError(ApiError.from(err));
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
+  const { data: threads, setData: setThreads, loading, error, refresh } = useRemote(loadThreads, [] as ThreadSummary[]);
 
   const value = useMemo<ThreadsValue>(
     () => ({

@@ -14,7 +14,7 @@ import {
   type FakeRequest,
   type PgDatabase,
 } from './support/backend-support';
-import { DESKTOP, horizontalOverflow, launchBrowser, openPage, PHONE, reportFailure, screenshot, widestElement } from './support/browser';
+import { DESKTOP, horizontalOverflow, launchBrowser, openDesktopPage, PHONE, reportFailure, screenshot, widestElement } from './support/browser';
 
 // The issue-4 scenario in a real browser: register → add Chinook (PostgreSQL) → new thread → pick a
 // model and the database → ask → streamed text, SQL, table, chart → switch model, ask again → Stop →
@@ -95,9 +95,7 @@ describe('the web app in Chromium, against the built server with a scripted mode
     app = await startAppServer({ LM_STUDIO_ENDPOINT: fake.url, SSE_PING_MS: '1000' });
     // The registry probes the model server at boot; the web app reads availability once signed in.
     await fake.waitFor(() => fake.requests.some((r) => r.path === '/v1/models' && r.finishedAt !== undefined), 10_000);
-    context = await browser.newContext({ viewport: DESKTOP, baseURL: app.url, colorScheme: 'light' });
-    ({ page, pageErrors } = await openPage(context));
-    page.setDefaultTimeout(15_000);
+    ({ context, page, pageErrors } = await openDesktopPage(browser, app.url));
   });
 
   afterEach(async (ctx) => {

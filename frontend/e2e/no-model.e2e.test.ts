@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from './support/app-server';
-import { DESKTOP, launchBrowser, openPage, reportFailure, screenshot } from './support/browser';
+import { launchBrowser, openDesktopPage, reportFailure, screenshot } from './support/browser';
 
 // The embedded default with no model configured at all: the app says how to enable one, and
 // direct SQL on the generated demo store still works.
@@ -22,9 +22,7 @@ describe('the web app with no language model configured', () => {
 
   beforeAll(async () => {
     await Promise.all([startAppServer({ SSE_PING_MS: '1000' }).then((a) => (app = a)), launchBrowser().then((b) => (browser = b))]);
-    context = await browser.newContext({ viewport: DESKTOP, baseURL: app.url, colorScheme: 'light' });
-    ({ page, pageErrors } = await openPage(context));
-    page.setDefaultTimeout(15_000);
+    ({ context, page, pageErrors } = await openDesktopPage(browser, app.url));
   });
 
   afterEach(async (ctx) => {

@@ -25,6 +25,14 @@ export async function openPage(context: BrowserContext): Promise<WatchedPage> {
 }
 
 export const DESKTOP = { width: 1280, height: 860 };
+
+/** A light-theme desktop page on the app, with its errors watched and a timeout that fits a loaded machine. */
+export async function openDesktopPage(browser: Browser, baseURL: string): Promise<WatchedPage & { context: BrowserContext }> {
+  const context = await browser.newContext({ viewport: DESKTOP, baseURL, colorScheme: 'light' });
+  const watched = await openPage(context);
+  watched.page.setDefaultTimeout(15_000);
+  return { ...watched, context };
+}
 export const PHONE = { width: 390, height: 844 };
 
 /** Saves `frontend/test-artifacts/<name>.png`. */

@@ -63,6 +63,11 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     return this.compiled;
   }
 
+  /**
+   * A run's checkpoint is written once, when the run ends (completed, failed or aborted: LangGraph's
+   * "exit" durability), not after every step: a turn is one unit for the user, and per-step writes
+   * cost more CPU than the rest of the step.
+   */
   runConfig(threadId: string, signal?: AbortSignal) {
     return { configurable: { thread_id: threadId }, signal, recursionLimit: RECURSION_LIMIT };
   }

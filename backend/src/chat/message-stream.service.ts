@@ -1,13 +1,12 @@
 import crypto from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import type { ToolResultContent } from '@aigis/contracts';
 import type { Request, Response } from 'express';
 import { AgentService } from '../agent/agent.service.js';
 import { answerEveryToolCall } from '../agent/context-window.js';
 import type { ToolStreamEvent } from '../agent/events.js';
 import { describeForModel } from '../agent/tools/ask-database.tool.js';
-import { messageText } from '../agent/tools/agent-tool.js';
 import { AppError, isAppError } from '../common/app-error.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
@@ -15,6 +14,7 @@ import { isAbortError, upstreamError } from '../llm/upstream-error.js';
 import { ModelRegistry } from '../llm/model-registry.js';
 import { ReadOnlyExecutor } from '../query/read-only-executor.js';
 import type { ThreadsTable } from '../storage/schema.js';
+import { AnswerRelay } from './answer-relay.js';
 import { SseSink } from './sse-sink.js';
 import { ThinkFilter } from './think-filter.js';
 import { ThreadsService } from './threads.service.js';
@@ -69,7 +69,6 @@ export class MessageStreamService {
 
     let full = '';
     let partial = '';
-    let streamedThisStep = false;
     const filter = new ThinkFilter();
     const say = (text: string) => {
       if (!text) return;
@@ -78,50 +77,50 @@ export class MessageStreamService {
       sink.send({ type: 'chunk', data: { content: text } });
     };
     // LLM_TIMEOUT_MS bounds the wait for an upstream's headers; a stream that stalls after them is
-    // caught here: no graph event (tokens, tool steps, node ends) for LLM_STALL_TIMEOUT_MS stops the run.
+    // caught here: no token or graph event for LLM_STALL_TIMEOUT_MS stops the run. Activity only
+    // stamps a time (tokens are frequent); the timer re-arms itself for what is left when it fires.
     const run = new AbortController();
     const stopRun = () => run.abort(signal.reason);
     signal.addEventListener('abort', stopRun, { once: true });
+    const stallMs = this.config.LLM_STALL_TIMEOUT_MS;
     let stalled = false;
+    let lastActivity = performance.now();
     let watchdog: NodeJS.Timeout | undefined;
-    const rearm = () => {
-      clearTimeout(watchdog);
-      watchdog = setTimeout(() => {
-        stalled = true;
-        run.abort(new Error('stalled'));
-      }, this.config.LLM_STALL_TIMEOUT_MS);
+    const check = () => {
+      const idle = performance.now() - lastActivity;
+      if (idle < stallMs) {
+        watchdog = setTimeout(check, stallMs - idle);
+        return;
+      }
+      stalled = true;
+      run.abort(new Error('stalled'));
     };
-    rearm();
+    watchdog = setTimeout(check, stallMs);
+    // The answer's tokens go straight from the model callback to the client (LangGraph's `messages`
+    // stream would queue every token through the graph's stream first); `custom` carries the tool
+    // events and `updates` marks each finished step.
+    const relay = new AnswerRelay((text) => {
+      lastActivity = performance.now();
+      say(filter.push(text));
+    });
     try {
-      // `messages` carries the assistant's tokens, `custom` the tool events, `updates` marks each finished step.
       const stream = await this.agent.graph.stream(
         { messages: [new HumanMessage(content)], model_name: model.name },
-        { ...this.agent.runConfig(row.id, run.signal), streamMode: ['messages', 'custom', 'updates'] },
+        { ...this.agent.runConfig(row.id, run.signal), callbacks: [relay], streamMode: ['custom', 'updates'] },
       );
       for await (const [mode, payload] of stream as AsyncIterable<[string, unknown]>) {
-        rearm();
-        if (mode === 'messages') {
-          const [message, meta] = payload as [BaseMessage, { langgraph_node?: string }];
-          if (meta.langgraph_node !== 'assistant' || !AIMessage.isInstance(message)) continue;
-          if (AIMessageChunk.isInstance(message)) {
-            streamedThisStep = true;
-            say(filter.push(messageText(message.content)));
-          } else if (!streamedThisStep) {
-            // A provider that answers in one piece (no token stream) still reaches the user.
-            say(filter.push(messageText(message.content)));
-          }
-        } else if (mode === 'custom') {
+        lastActivity = performance.now();
+        if (mode === 'custom') {
           sink.send(payload as ToolStreamEvent);
         } else if (mode === 'updates' && (payload as Record<string, unknown>).assistant !== undefined) {
           say(filter.flush());
-          streamedThisStep = false;
           partial = '';
         }
       }
     } catch (error) {
       await this.settle(row.id, partial, signal.aborted);
       if (stalled && !signal.aborted) {
-        throw new AppError('UPSTREAM_FAILED', `${model.name} stopped responding for ${Math.round(this.config.LLM_STALL_TIMEOUT_MS / 1000)} s, so the answer was stopped. Try again.`);
+        throw new AppError('UPSTREAM_FAILED', `${model.name} stopped responding for ${Math.round(stallMs / 1000)} s, so the answer was stopped. Try again.`);
       }
       throw error;
     } finally {

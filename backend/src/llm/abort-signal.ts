@@ -6,11 +6,12 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
  * A signal passed at call time still works: either one aborts (and closes the upstream request).
  */
 export function bindAbortSignal<M extends BaseChatModel>(model: M, signal: AbortSignal): M {
-  const invoke = model.invoke.bind(model);
-  const streamIterator = model._streamIterator.bind(model);
-  model.invoke = (input, options) => invoke(input, withSignal(options, signal));
-  model._streamIterator = (input, options) => streamIterator(input, withSignal(options, signal));
-  return model;
+  // A view of the model, not a change to it: the registry shares one instance (and its HTTP client)
+  // between calls, and each call gets its own signal.
+  const bound = Object.create(model) as M;
+  bound.invoke = (input, options) => model.invoke(input, withSignal(options, signal));
+  bound._streamIterator = (input, options) => model._streamIterator(input, withSignal(options, signal));
+  return bound;
 }
 
 function withSignal<O extends { signal?: AbortSignal }>(options: O | undefined, signal: AbortSignal): O {

@@ -52,6 +52,8 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly shutdown = new AbortController();
   /** The current view, rebuilt only when a probe answer changes it (lookups happen several times per message). */
   private view?: { entries: Entry[]; index: Map<string, Entry> };
+  /** Chat model instances per spec object and streaming option. */
+  private readonly instances = new WeakMap<ModelSpec, Map<string, ToolCallingChatModel>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -110,13 +112,19 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * A LangChain chat model for the named model, created per call (nothing is cached or captured).
+   * A LangChain chat model for the named model, resolved per call: nothing captures a model. The
+   * instance for a given spec is reused (its HTTP client and connection pool with it); a spec that
+   * changes (a server that renames a model) is a new object and gets a new instance.
    * Throws MODEL_UNAVAILABLE, naming the alternatives, when the model is known to be unusable; a
    * model whose first probe is still running is tried.
    */
   chatModel(nameOrAlias: string, options: ChatModelOptions = {}): ToolCallingChatModel {
     const entry = this.usable(nameOrAlias);
-    const model = entry.provider.createChatModel(entry.spec, { streaming: options.streaming });
+    const key = String(options.streaming);
+    let perSpec = this.instances.get(entry.spec);
+    if (!perSpec) this.instances.set(entry.spec, (perSpec = new Map()));
+    let model = perSpec.get(key);
+    if (!model) perSpec.set(key, (model = entry.provider.createChatModel(entry.spec, { streaming: options.streaming })));
     return options.signal ? bindAbortSignal(model, options.signal) : model;
   }
 

@@ -22,6 +22,13 @@ const questions: GoldQuestion[] = fs
   .filter(Boolean)
   .map((line) => JSON.parse(line) as GoldQuestion);
 
+/**
+ * Gold queries that read the clock (CURRENT_DATE, NOW(), …): the verified row counts hold only on the
+ * weekday they were recorded (e.g. "payments in the previous ISO week"), so for these the columns are
+ * compared and the row count is not.
+ */
+const READS_CLOCK = /\b(current_date|current_timestamp|now\s*\(|localtimestamp|localtime|clock_timestamp)/i;
+
 let databases: Record<DefogDatabase, PgDatabase>;
 const adapters = {} as Record<DefogDatabase, DialectAdapter>;
 
@@ -71,7 +78,8 @@ describe('the 11 defog sql-eval databases (PostgreSQL)', () => {
         try {
           const result = await adapters[q.db].executeReadOnly(verdict.sql, { maxRows: 100_000, timeoutMs: 10_000 });
           executed++;
-          if (result.rows.length !== expected.rows || JSON.stringify(result.columns) !== JSON.stringify(uniqueColumnNames(expected.cols))) {
+          const rowsDiffer = !READS_CLOCK.test(sql) && result.rows.length !== expected.rows;
+          if (rowsDiffer || JSON.stringify(result.columns) !== JSON.stringify(uniqueColumnNames(expected.cols))) {
             mismatches.push(`${q.id}#${i}: ${result.rows.length} rows ${JSON.stringify(result.columns)}, expected ${expected.rows} ${JSON.stringify(expected.cols)}`);
           }
           JSON.stringify(result.rows); // JSON-safe, or this throws (BigInt)
@@ -82,5 +90,7 @@ describe('the 11 defog sql-eval databases (PostgreSQL)', () => {
     }
     expect(mismatches).toEqual([]);
     expect(executed).toBe(487);
+    // The row counts are still checked for all but the 43 clock-dependent variants.
+    expect(questions.flatMap((q) => q.gold_sql_variants).filter((sql) => READS_CLOCK.test(sql))).toHaveLength(43);
   }, 120_000);
 });

@@ -5,6 +5,7 @@ export type ToolStreamEvent = ToolCallEvent | ToolResultEvent;
 
 /**
  * Tags on model calls made inside tools (SQL and chart writing): their tokens are not the answer.
- * `nostream` makes LangGraph's messages stream skip them entirely, so they cost nothing per token.
+ * The chat stream's AnswerRelay skips calls with these tags (and any call outside the assistant
+ * node); `nostream` does the same for LangGraph's own messages stream mode.
  */
 export const INNER_CALL_TAGS = ['aigis:inner', 'nostream'];

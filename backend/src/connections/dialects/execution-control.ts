@@ -61,8 +61,7 @@ export async function supervise<T>(work: Promise<T>, options: SuperviseOptions):
     const first = await Promise.race([settled, interrupted]);
     if (typeof first === 'string') {
       reason = first;
-      await stop(reason).catch(() => undefined);
-      await Promise.race([settled, delay(SETTLE_MS)]);
+      await stopUntilSettled(settled, () => stop(reason!));
       throw reason === 'cancel' ? cancelledError() : timeoutError(timeoutMs);
     }
     if (first.ok) return first.value;
@@ -70,6 +69,24 @@ export async function supervise<T>(work: Promise<T>, options: SuperviseOptions):
   } finally {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** How often a stop is repeated while the work has not ended (see stopUntilSettled). */
+const RESTOP_MS = 250;
+
+/**
+ * Stops the statement, and stops it again while the work has not ended (bounded by SETTLE_MS): a cancel
+ * request that reaches the server between two statements of the work (after BEGIN, before the FETCH)
+ * cancels nothing, and the next statement would then run to its timeout.
+ */
+async function stopUntilSettled(settled: Promise<unknown>, stop: () => Promise<void>): Promise<void> {
+  let done = false;
+  void settled.then(() => (done = true));
+  const deadline = Date.now() + SETTLE_MS;
+  while (!done && Date.now() < deadline) {
+    await stop().catch(() => undefined);
+    await Promise.race([settled, delay(Math.min(RESTOP_MS, Math.max(0, deadline - Date.now())))]);
   }
 }
 

@@ -82,8 +82,6 @@ export class PostgresAdapter implements DialectAdapter {
         await client.query(`BEGIN TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}; SET LOCAL standard_conforming_strings = on`);
         // The extended protocol accepts exactly one statement, so nothing can ride along behind the user's SQL.
         await client.query({ text: CURSOR_PREFIX + sql, queryMode: 'extended' } as QueryConfigWithMode);
-        // Stopped while declaring: the cancel request may have come between statements, so send no FETCH.
-        if (signal?.aborted) throw cancelledError();
         return client.query({ text: `FETCH FORWARD ${Math.max(0, maxRows) + 1} FROM aigis_cursor`, rowMode: 'array' } as QueryConfigWithMode);
       })();
       work.then(

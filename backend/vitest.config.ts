@@ -1,4 +1,3 @@
-import '../scripts/vitest-node20.mjs';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
 

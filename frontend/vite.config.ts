@@ -1,4 +1,3 @@
-import '../scripts/vitest-node20.mjs';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 

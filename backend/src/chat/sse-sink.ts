@@ -35,6 +35,8 @@ export class SseSink {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.ping);
+    // Node 24 drops what is still corked when a response ends, so flush it first.
+    this.flush();
     if (!this.res.writableEnded) this.res.end();
   }
 
@@ -44,11 +46,14 @@ export class SseSink {
     if (!this.corked) {
       this.corked = true;
       this.res.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        this.res.uncork();
-      });
+      process.nextTick(() => this.flush());
     }
     this.res.write(text);
+  }
+
+  private flush(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    this.res.uncork();
   }
 }

@@ -1,97 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { BACKEND_MAIN, FRONTEND_DIST, REPO_ROOT } from './paths';
+import { startAppProcess, type AppProcess } from '../../../backend/test/support/app-process';
+import { FRONTEND_DIST } from './paths';
 
-export interface AppServer {
-  /** `http://127.0.0.1:<port>`: the API under /api and the built web app. */
-  url: string;
-  dataDir: string;
-  /** What the process printed (stdout and stderr), for failure messages. */
-  output(): string;
-  stop(): Promise<void>;
-}
+export type AppServer = AppProcess;
 
 /**
- * The real built app (`node backend/dist/src/main.js`) as a child process on a free port, in the
- * embedded default: SQLite app storage, a generated key and the generated demo store in a fresh
- * DATA_DIR. Only what is passed in `env` configures it; nothing leaks in from the developer's
- * environment (an OPENAI_API_KEY there would change which models exist).
+ * The real built app serving the built web app, on the embedded default: SQLite app storage, a generated
+ * key and the generated demo store in a fresh DATA_DIR. Only what is passed in `env` configures it.
  */
-export async function startAppServer(env: Record<string, string> = {}): Promise<AppServer> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-e2e-'));
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [BACKEND_MAIN], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      FRONTEND_DIST,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // If the test worker dies first, do not leave a server behind.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-
-  const stop = async () => {
-    process.off('exit', killOnExit);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-
-  try {
-    await waitForHealth(url, child, () => output);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { url, dataDir, output: () => output, stop };
-}
-
-async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`The app exited (${child.exitCode ?? child.signalCode}) before it answered /api/health:\n${output()}`);
-    }
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`The app did not answer ${url}/api/health within ${timeoutMs} ms:\n${output()}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+export function startAppServer(env: Record<string, string> = {}): Promise<AppServer> {
+  return startAppProcess({ FRONTEND_DIST, ...env });
 }

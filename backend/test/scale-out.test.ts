@@ -33,12 +33,18 @@ describe('several API processes share storage and checkpoints (server mode)', ()
   let b: AppProcess;
   let onA: ApiClient;
   const sqliteRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-scale-root-'));
+  /** Tokens per second of the scripted answers while set (0 = as fast as possible). */
+  let pace = 0;
 
   beforeAll(async () => {
     fs.copyFileSync(sharedPath('sqlite/chinook/Chinook_Sqlite.sqlite'), path.join(sqliteRoot, 'chinook.sqlite'));
+    const analyst = analystResponder({ sqlFor: (question) => (/albums/i.test(question) ? 'SELECT COUNT(*) AS albums FROM Album' : 'SELECT COUNT(*) AS tracks FROM Track') });
     fake = await startFakeOpenAI({
       models: ['qwen/qwen3-8b', 'openai/gpt-oss-20b'],
-      responder: analystResponder({ sqlFor: (question) => (/albums/i.test(question) ? 'SELECT COUNT(*) AS albums FROM Album' : 'SELECT COUNT(*) AS tracks FROM Track') }),
+      responder: (request) => {
+        const response = analyst(request);
+        return response && pace ? { ...response, tokensPerSecond: pace } : response;
+      },
     });
     storage = await createPgDatabase('scaleout');
     const url = new URL(TEST_PG_URL);
@@ -107,5 +113,50 @@ describe('several API processes share storage and checkpoints (server mode)', ()
     }
     const state = (await onA.get(`/api/chat/${threadId}/state`)).body;
     expect(state.sql_result.rows).toEqual([{ tracks: 3503 }]);
+  });
+
+  it('answers one message at a time per thread, whichever process receives the second one', async () => {
+    const onB = new ApiClient(b.url, onA.token);
+    const connection = (await onA.post('/api/connections', { name: 'Chinook 2', dialect: 'sqlite', database: 'chinook.sqlite' })).body;
+    const threadId = (await onA.post('/api/chat', { model: 'qwen', connection_id: connection.id })).body.thread_id;
+
+    pace = 20;
+    let started!: () => void;
+    const streaming = new Promise<void>((resolve) => (started = resolve));
+    const slow = streamMessage(a.url, onA.token!, threadId, 'How many tracks are in the store?', { onEvent: () => started() });
+    await streaming;
+    // The same thread on the other process, and on the same one, while A is still answering.
+    for (const url of [b.url, a.url]) {
+      const busy = await streamMessage(url, onA.token!, threadId, 'And how many albums?');
+      expect(busy.status).toBe(409);
+      expect(busy.json.error.code).toBe('THREAD_BUSY');
+    }
+    // Another thread of the same user is not held up.
+    const other = (await onB.post('/api/chat', { model: 'qwen', connection_id: connection.id })).body.thread_id;
+    const meanwhile = streamMessage(b.url, onA.token!, other, 'How many albums?');
+    expect((await slow).events.at(-1)).toMatchObject({ type: 'end' });
+    expect((await meanwhile).events.at(-1)).toMatchObject({ type: 'end' });
+    pace = 0;
+
+    const next = await streamMessage(b.url, onA.token!, threadId, 'And how many albums?');
+    expect(next.events.at(-1)).toMatchObject({ type: 'end' });
+    const thread = (await onB.get(`/api/chat/${threadId}`)).body;
+    expect(thread.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content)).toEqual([
+      'How many tracks are in the store?',
+      'And how many albums?',
+    ]);
+
+    // A client that goes away frees the thread too.
+    pace = 20;
+    const controller = new AbortController();
+    await streamMessage(a.url, onA.token!, threadId, 'How many tracks again?', { signal: controller.signal, onEvent: () => controller.abort() });
+    pace = 0;
+    const deadline = Date.now() + 10_000;
+    let after = await streamMessage(b.url, onA.token!, threadId, 'How many albums again?');
+    while (after.status === 409 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await streamMessage(b.url, onA.token!, threadId, 'How many albums again?');
+    }
+    expect(after.events.at(-1)).toMatchObject({ type: 'end' });
   });
 });

@@ -6,10 +6,11 @@ import { ChatController } from './chat.controller.js';
 import { MessageStreamService } from './message-stream.service.js';
 import { ModelsController } from './models.controller.js';
 import { ThreadsService } from './threads.service.js';
+import { TurnLeases } from './turn-leases.js';
 
 @Module({
   imports: [ConnectionsModule, LlmModule],
   controllers: [ChatController, ModelsController],
-  providers: [AgentService, ThreadsService, MessageStreamService],
+  providers: [AgentService, ThreadsService, MessageStreamService, TurnLeases],
 })
 export class ChatModule {}

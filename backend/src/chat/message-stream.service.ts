@@ -18,6 +18,7 @@ import { AnswerRelay } from './answer-relay.js';
 import { SseSink } from './sse-sink.js';
 import { ThinkFilter } from './think-filter.js';
 import { ThreadsService } from './threads.service.js';
+import { TurnLeases } from './turn-leases.js';
 
 const SQL_PREFIX = /^sql:\s*/i;
 
@@ -36,10 +37,21 @@ export class MessageStreamService {
     private readonly agent: AgentService,
     private readonly registry: ModelRegistry,
     private readonly executor: ReadOnlyExecutor,
+    private readonly leases: TurnLeases,
   ) {}
 
   async stream(userId: string, threadId: string, content: string, req: Request, res: Response): Promise<void> {
     const row = await this.threads.row(userId, threadId);
+    // Before any header is sent, so a busy thread answers 409 THREAD_BUSY as plain JSON.
+    const lease = await this.leases.acquire(row.id);
+    try {
+      await this.streamTurn(row, content, res);
+    } finally {
+      await lease.release();
+    }
+  }
+
+  private async streamTurn(row: ThreadsTable, content: string, res: Response): Promise<void> {
     const controller = new AbortController();
     let finished = false;
     // Registered before the sink, whose own close handler ends the response.

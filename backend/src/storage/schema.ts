@@ -70,6 +70,15 @@ export interface QueryAuditTable {
   created_at: string;
 }
 
+/** A turn in progress on a thread (one at a time per thread, whichever process runs it). */
+export interface ThreadTurnsTable {
+  thread_id: string;
+  /** Random id of the turn holding the lease. */
+  owner: string;
+  /** ISO time after which a lease whose process died is free again. */
+  expires_at: string;
+}
+
 export interface AppDatabase {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -77,4 +86,5 @@ export interface AppDatabase {
   connections: ConnectionsTable;
   threads: ThreadsTable;
   query_audit: QueryAuditTable;
+  thread_turns: ThreadTurnsTable;
 }

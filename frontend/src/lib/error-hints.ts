@@ -7,6 +7,7 @@ const HINTS: Record<string, string> = {
   UNKNOWN_MODEL: 'Pick a model from the list above.',
   NO_MODEL: 'Pick a model above, or start the message with SQL: to run SQL directly.',
   NO_CONNECTION: 'Choose a database connection for this thread above.',
+  THREAD_BUSY: 'This thread is still answering (perhaps in another tab). Wait for that answer, or stop it, then send again.',
   CONNECTION_FAILED: 'Check the connection settings and test them on the Connections page.',
   UPSTREAM_FAILED: 'The model provider failed to answer. Try again, or switch to another model above.',
   QUERY_CANCELLED: 'The query was cancelled. Ask again when you are ready.',

@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { z } from 'zod';
 import { inferColumnTypes } from '../charts/column-types.js';
+import { sanitizeSpec } from '../charts/spec-sanitizer.js';
 import { fallbackSpec, injectData, validateSpec } from '../charts/vega-spec.js';
 import type { ModelResolver } from '../model-resolver.js';
 import { extractJsonObject } from '../model-output.js';
@@ -37,8 +38,10 @@ export function askAnalystTool(deps: { models: ModelResolver }): AgentTool<typeo
           const reply = messageText((await model.invoke(transcript, innerCallConfig(context))).content);
           transcript.push(new AIMessage(reply));
           const parsed = extractJsonObject(reply);
-          const spec = 'value' in parsed ? injectData(parsed.value, data.rows) : null;
-          lastProblem = 'error' in parsed ? parsed.error : (validateSpec(spec!, columns) ?? '');
+          // Only what draws the injected rows is kept: no URL, image mark, usermeta or nested data.
+          const sanitized = 'value' in parsed ? sanitizeSpec(parsed.value) : parsed;
+          const spec = 'value' in sanitized ? injectData(sanitized.value, data.rows) : null;
+          lastProblem = 'error' in sanitized ? sanitized.error : (validateSpec(spec!, columns) ?? '');
           if (spec && !lastProblem) return chart(spec, false);
           transcript.push(new HumanMessage(`That spec does not work: ${lastProblem}. Reply with a corrected Vega-Lite JSON spec (no data values) in one \`\`\`json block.`));
         }

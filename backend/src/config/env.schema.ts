@@ -33,6 +33,8 @@ export const envSchema = z
     DEMO_DATABASE: bool.default(true),
     FRONTEND_DIST: z.string().optional(),
     CORS_ORIGIN: z.string().optional(),
+    /** A reverse proxy in front sets X-Forwarded-*; only then are those headers believed. */
+    TRUST_PROXY: bool.default(false),
 
     TOKEN_TTL_HOURS: int(1, 24 * 365).default(24 * 30),
     LOGIN_MAX_FAILURES: int(1, 1000).default(5),

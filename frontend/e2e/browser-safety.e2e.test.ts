@@ -160,12 +160,20 @@ describe('the browser loads nothing a steered model points it to (Chromium, buil
     await page.getByTestId('auth-email').fill(`safety-${Date.now().toString(36)}@example.com`);
     await page.getByTestId('auth-password').fill('correct horse battery staple');
     await page.getByTestId('auth-submit').click();
-    await page.getByTestId('message-input').waitFor();
+    await page.getByTestId('new-thread').click();
+    await page.waitForURL(/\/threads\/[^/]+$/);
+    threadId = new URL(page.url()).pathname.split('/').pop()!;
+    // The thread works on the generated demo store (customers with emails: what the attacker wants).
+    const select = page.getByTestId('connection-select');
+    await expect.poll(() => select.locator('option').allTextContents()).toContainEqual(expect.stringMatching(/demo/i));
+    const demo = await select.locator('option').evaluateAll((os) => (os as HTMLOptionElement[]).find((o) => /demo/i.test(o.text))!.value);
+    if ((await select.inputValue()) !== demo) {
+      await select.selectOption(demo);
+      await expect.poll(() => page.getByTestId('connection-note').textContent().catch(() => '')).toContain('tables');
+    }
 
     await page.getByTestId('message-input').fill(HOSTILE);
     await page.getByTestId('message-input').press('Enter');
-    await page.waitForURL(/\/threads\/[^/]+$/);
-    threadId = new URL(page.url()).pathname.split('/').pop()!;
     await expect.poll(() => page.getByTestId('assistant-text').last().textContent(), { timeout: 40_000 }).toContain('Here they are.');
     await page.getByTestId('send-button').waitFor({ timeout: 20_000 });
     await chartsSettled(page, attackCount);
@@ -271,6 +279,12 @@ describe('the browser loads nothing a steered model points it to (Chromium, buil
     // The chart menu exports SVG/PNG and offers nothing that posts the data elsewhere.
     await chart.locator('summary').click();
     expect(await chart.locator('.vega-actions a').allTextContents()).toEqual(['Save as SVG', 'Save as PNG']);
+    // Exporting renders the image in the page (a data: or blob: URL), within the CSP.
+    for (const name of ['Save as SVG', 'Save as PNG']) {
+      const link = chart.locator('.vega-actions a', { hasText: name });
+      await link.dispatchEvent('mousedown');
+      await expect.poll(() => link.getAttribute('href')).toMatch(/^(data|blob):/);
+    }
     await chart.locator('summary').click();
     expect(attacker.requests).toEqual([]);
   });

@@ -3,6 +3,8 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 interface Props {
   streaming: boolean;
   disabled?: boolean;
+  /** Typing stays possible, sending waits (e.g. until the lists a new thread needs have loaded). */
+  sendBlocked?: boolean;
   placeholder: string;
   onSend(content: string): void;
   onStop(): void;
@@ -10,7 +12,7 @@ interface Props {
 }
 
 /** Enter sends, Shift+Enter adds a line; while an answer streams, Stop replaces Send. */
-export function Composer({ streaming, disabled, placeholder, onSend, onStop, autoFocus }: Props) {
+export function Composer({ streaming, disabled, sendBlocked, placeholder, onSend, onStop, autoFocus }: Props) {
   const [text, setText] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
 
@@ -27,7 +29,7 @@ export function Composer({ streaming, disabled, placeholder, onSend, onStop, aut
 
   function submit() {
     const content = text.trim();
-    if (!content || streaming || disabled) return;
+    if (!content || streaming || disabled || sendBlocked) return;
     onSend(content);
     setText('');
   }
@@ -69,7 +71,7 @@ export function Composer({ streaming, disabled, placeholder, onSend, onStop, aut
           <span className="stop-square" aria-hidden /> Stop
         </button>
       ) : (
-        <button type="submit" className="btn btn-primary" disabled={disabled || !text.trim()} data-testid="send-button">
+        <button type="submit" className="btn btn-primary" disabled={disabled || sendBlocked || !text.trim()} data-testid="send-button">
           Send
         </button>
       )}

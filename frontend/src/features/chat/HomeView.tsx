@@ -10,7 +10,7 @@ import './chat.css';
 
 /** The start screen: a question typed here opens a new thread and is sent there. */
 export function HomeView() {
-  const { noneAvailable, providers } = useModels();
+  const { noneAvailable, providers, loading: modelsLoading } = useModels();
   const { connections, loading } = useConnections();
   const { create, creating, error } = useNewThread();
 
@@ -36,6 +36,8 @@ export function HomeView() {
           <Composer
             streaming={false}
             disabled={creating}
+            // A thread created before the lists arrive would start with no database and no model.
+            sendBlocked={loading || modelsLoading}
             autoFocus
             placeholder={noneAvailable ? 'No model configured: type SQL: SELECT …' : 'Ask a question about your data…'}
             onSend={(text) => void create(text)}

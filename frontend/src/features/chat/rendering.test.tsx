@@ -110,6 +110,18 @@ describe('composer', () => {
     expect(input.value).toBe('');
   });
 
+  it('keeps typing but holds sending while what a new thread needs is loading', async () => {
+    const onSend = vi.fn();
+    const el = await render(<Composer streaming={false} sendBlocked placeholder="" onSend={onSend} onStop={() => {}} />);
+    const input = el.querySelector<HTMLTextAreaElement>('[data-testid="message-input"]')!;
+    expect(input.disabled).toBe(false);
+    await type(input, 'how many orders?');
+    await act(async () => key(input, { key: 'Enter' }));
+    expect(onSend).not.toHaveBeenCalled();
+    expect(el.querySelector<HTMLButtonElement>('[data-testid="send-button"]')!.disabled).toBe(true);
+    expect(input.value).toBe('how many orders?');
+  });
+
   it('offers Stop instead of Send while streaming', async () => {
     const onStop = vi.fn();
     const el = await render(<Composer streaming placeholder="" onSend={() => {}} onStop={onStop} />);

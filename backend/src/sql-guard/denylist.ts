@@ -13,7 +13,8 @@ interface NameRule {
 }
 
 const POSTGRES_FUNCTIONS: readonly NameRule[] = [
-  { match: 'exact', names: ['pg_read_file', 'pg_read_binary_file', 'pg_stat_file', 'pg_logdir_ls'], why: 'reads server files' },
+  { match: 'prefix', names: ['pg_read_'], why: 'reads server files' },
+  { match: 'exact', names: ['pg_stat_file', 'pg_logdir_ls', 'pg_current_logfile', 'pg_relation_filepath', 'pg_tablespace_location'], why: 'reads server files' },
   // pg_ls_dir, pg_ls_logdir, pg_ls_waldir, pg_ls_tmpdir, pg_ls_archive_statusdir, …; adminpack's pg_file_write & co.
   { match: 'prefix', names: ['pg_ls_', 'pg_file_'], why: 'reads or writes server files' },
   { match: 'prefix', names: ['lo_'], why: 'large-object function' },
@@ -55,6 +56,16 @@ const POSTGRES_FUNCTIONS: readonly NameRule[] = [
       'pg_prewarm',
       'pg_logical_emit_message',
       'pg_sync_replication_slots',
+      'pg_export_snapshot',
+      'pg_extension_config_dump',
+      'pg_nextoid',
+      'pg_stop_making_pinned_objects',
+      'pg_stat_clear_snapshot',
+      'pg_stat_force_next_flush',
+      'gin_clean_pending_list',
+      'brin_summarize_new_values',
+      'brin_summarize_range',
+      'brin_desummarize_range',
     ],
     why: 'server administration',
   },
@@ -62,13 +73,16 @@ const POSTGRES_FUNCTIONS: readonly NameRule[] = [
   { match: 'contains', names: ['replication_slot'], why: 'replication-slot function' },
   {
     match: 'prefix',
-    names: ['pg_logical_slot_', 'pg_replication_origin_', 'pg_stat_reset', 'binary_upgrade_'],
+    names: ['pg_logical_', 'pg_replication_origin_', 'pg_stat_reset', 'binary_upgrade_', 'pg_create_', 'pg_drop_', 'pg_copy_', 'pg_wal_replay_', 'pg_log_'],
     why: 'server administration',
   },
   { match: 'exact', names: ['pg_notify'], why: 'sends a notification' },
   { match: 'exact', names: ['nextval', 'setval'], why: 'changes a sequence' },
   { match: 'prefix', names: ['pg_advisory', 'pg_try_advisory'], why: 'takes an advisory lock' },
   { match: 'exact', names: ['set_config'], why: 'changes a server setting' },
+  { match: 'exact', names: ['pg_current_xact_id', 'txid_current'], why: 'assigns a transaction id' },
+  // contrib: raw pages and buffers of any table (pg_authid's included), row locks, table repair.
+  { match: 'exact', names: ['get_raw_page', 'pg_buffercache_pages', 'pgrowlocks', 'heap_force_kill', 'heap_force_freeze'], why: 'reads or repairs raw table storage' },
 ];
 
 const MYSQL_FUNCTIONS: readonly NameRule[] = [

@@ -1,8 +1,14 @@
 import type { GuardVerdict } from './sql-guard.js';
 
+/** What the guard needs to know about the connection a statement runs on. */
+export interface GuardOptions {
+  /** Functions of their own the connection's owner allows by name (`my_fn`, `public.my_fn`). */
+  allowedFunctions?: readonly string[];
+}
+
 /** The guard for one dialect; ParserSqlGuard dispatches to one of these. */
 export interface DialectGuard {
-  check(sql: string): Promise<GuardVerdict>;
+  check(sql: string, options?: GuardOptions): Promise<GuardVerdict>;
 }
 
 export function accept(sql: string, hasTopLevelLimit: boolean): GuardVerdict {

@@ -1,6 +1,6 @@
 export type { GuardVerdict, SqlGuard } from './sql-guard.js';
 export { ParserSqlGuard } from './parser-sql-guard.js';
-export type { DialectGuard } from './dialect-guard.js';
+export type { DialectGuard, GuardOptions } from './dialect-guard.js';
 export { PostgresGuard } from './postgres.guard.js';
 export { MysqlGuard } from './mysql.guard.js';
 export { SqliteGuard } from './sqlite.guard.js';

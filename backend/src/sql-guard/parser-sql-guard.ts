@@ -1,6 +1,6 @@
 import type { Dialect } from '@aigis/contracts';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { DialectGuard } from './dialect-guard.js';
+import type { DialectGuard, GuardOptions } from './dialect-guard.js';
 import { reject } from './dialect-guard.js';
 import { MysqlGuard } from './mysql.guard.js';
 import { PostgresGuard } from './postgres.guard.js';
@@ -27,13 +27,13 @@ export class ParserSqlGuard implements SqlGuard, OnModuleInit {
     sqlite: new SqliteGuard(),
   };
 
-  async check(dialect: Dialect, sql: string): Promise<GuardVerdict> {
+  async check(dialect: Dialect, sql: string, options: GuardOptions = {}): Promise<GuardVerdict> {
     // Dialect comes from stored connections; an unexpected value must still refuse, not throw.
     const guard = Object.hasOwn(this.guards, dialect) ? this.guards[dialect] : undefined;
     if (!guard) return reject(`unknown SQL dialect ${String(dialect)}`);
     if (sql.length > MAX_SQL_LENGTH) return reject(reasons.tooLong(sql.length, MAX_SQL_LENGTH));
     try {
-      return await guard.check(sql);
+      return await guard.check(sql, options);
     } catch (error) {
       // Fail closed: a parser crash (e.g. its stack overflowing on absurd nesting) refuses the statement.
       return reject(reasons.parseError(error instanceof Error ? error.message : String(error)));

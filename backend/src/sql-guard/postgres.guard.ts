@@ -1,7 +1,8 @@
 import { loadModule, parseSync, scanSync } from 'libpg-query';
 import { walkAst } from './ast-walk.js';
-import { deniedFunction, deniedRelation } from './denylist.js';
-import { accept, reject, type DialectGuard } from './dialect-guard.js';
+import { deniedRelation } from './denylist.js';
+import { accept, reject, type DialectGuard, type GuardOptions } from './dialect-guard.js';
+import { fieldSelectionRefusal, functionCallRefusal, normaliseAllowedFunctions, tablesampleRefusal } from './postgres-functions.js';
 import type { Token } from './lexer.js';
 import { reasons } from './reasons.js';
 import type { GuardVerdict } from './sql-guard.js';
@@ -90,11 +91,6 @@ function unwrap(node: unknown): [string, Json] {
   return [kind, body as Json];
 }
 
-function stringValues(list: unknown): string[] {
-  if (!Array.isArray(list)) return [];
-  return list.map((item) => ((item as Json).String as Json | undefined)?.sval).filter((s): s is string => typeof s === 'string');
-}
-
 /** libpg-query reports byte offsets (UTF-8); JavaScript strings index UTF-16 code units. */
 function byteToCharOffset(sql: string, bytes: Buffer | undefined, offset: number): number {
   return bytes ? bytes.subarray(0, offset).toString('utf8').length : offset;
@@ -119,8 +115,50 @@ function parseErrorMessage(sql: string, error: unknown): string {
   return `${message} (at character ${byteToCharOffset(sql, bytes, cursor) + 1})`;
 }
 
-/** Data-modifying CTEs, SELECT INTO, locking clauses, denied functions and relations, anywhere in the tree. */
-function findViolation(select: Json): string | undefined {
+/** The last String of a name list (`[schema, name]`), and the one before it as the schema. */
+function qualifiedName(list: unknown): { schema?: string; name: string } | undefined {
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const parts = list.map((item) => ((item as Json).String as Json | undefined)?.sval);
+  const name = parts.at(-1);
+  if (typeof name !== 'string') return undefined;
+  const schema = parts.length > 1 ? parts.at(-2) : undefined;
+  // catalog.schema.name is refused by the server ("cross-database references"); keep the whole name visible.
+  if (parts.length > 2) return { schema: parts.slice(0, -1).join('.'), name };
+  return typeof schema === 'string' ? { schema, name } : { name };
+}
+
+/**
+ * Every way a query invokes a function: a call (FuncCall, including ROWS FROM and functions in FROM),
+ * field notation (`rel.name` as a ColumnRef, `(expr).name` as A_Indirection: PostgreSQL runs name(arg)
+ * when name is not a column) and TABLESAMPLE methods.
+ */
+function functionViolation(key: string, value: unknown, ownerAllowed: ReadonlySet<string>): string | undefined {
+  if (key === 'FuncCall') {
+    const fn = qualifiedName((value as Json).funcname);
+    return fn ? functionCallRefusal(fn, ownerAllowed) : reasons.parseError('a function call without a name');
+  }
+  if (key === 'ColumnRef') {
+    const fields = (value as Json).fields;
+    const last = Array.isArray(fields) && fields.length > 1 ? ((fields.at(-1) as Json).String as Json | undefined)?.sval : undefined;
+    return typeof last === 'string' ? fieldSelectionRefusal(last) : undefined;
+  }
+  if (key === 'A_Indirection') {
+    for (const item of ((value as Json).indirection as Json[] | undefined) ?? []) {
+      const field = (item.String as Json | undefined)?.sval;
+      const refusal = typeof field === 'string' ? fieldSelectionRefusal(field) : undefined;
+      if (refusal) return refusal;
+    }
+    return undefined;
+  }
+  if (key === 'RangeTableSample') {
+    const method = qualifiedName((value as Json).method);
+    return method ? tablesampleRefusal(method.name) : undefined;
+  }
+  return undefined;
+}
+
+/** Data-modifying CTEs, SELECT INTO, locking clauses, functions and denied relations, anywhere in the tree. */
+function findViolation(select: Json, ownerAllowed: ReadonlySet<string>): string | undefined {
   return walkAst(select, (key, value) => {
     if (DATA_MODIFYING.has(key)) return reasons.dataModifyingCte(words(key));
     if (key === 'intoClause' && value) {
@@ -131,11 +169,8 @@ function findViolation(select: Json): string | undefined {
       const strength = ((value[0] as Json).LockingClause as Json | undefined)?.strength;
       return reasons.lockingClause(LOCK_STRENGTHS[String(strength)] ?? 'FOR UPDATE');
     }
-    if (key === 'FuncCall') {
-      const name = stringValues((value as Json).funcname).at(-1);
-      const why = name === undefined ? undefined : deniedFunction('postgres', name);
-      if (why && name) return reasons.deniedFunction(name, why);
-    }
+    const called = functionViolation(key, value, ownerAllowed);
+    if (called) return called;
     if (key === 'RangeVar') {
       const relation = value as Json;
       const denied =
@@ -163,12 +198,12 @@ function hasTopLevelLimit(select: Json): boolean {
 export class PostgresGuard implements DialectGuard {
   private loading: Promise<void> | undefined;
 
-  async check(sql: string): Promise<GuardVerdict> {
+  async check(sql: string, options: GuardOptions = {}): Promise<GuardVerdict> {
     await (this.loading ??= loadModule());
-    return this.checkSync(sql);
+    return this.checkSync(sql, normaliseAllowedFunctions(options.allowedFunctions));
   }
 
-  private checkSync(sql: string): GuardVerdict {
+  private checkSync(sql: string, ownerAllowed: ReadonlySet<string>): GuardVerdict {
     // The parser reads a C string: text after a NUL would go unseen by the guard.
     if (sql.includes('\0')) return reject(reasons.nulCharacter());
     if (sql.trim() === '') return reject(reasons.empty());
@@ -191,7 +226,7 @@ export class PostgresGuard implements DialectGuard {
     if (kind === 'ExplainStmt' && isExplainAnalyze(body)) return reject(reasons.explainAnalyze());
     if (kind !== 'SelectStmt') return reject(reasons.notAQuery(statementLabel(kind, body)));
 
-    const violation = findViolation(body);
+    const violation = findViolation(body, ownerAllowed);
     if (violation) return reject(violation);
     return accept(statementText(sql, scanTokens(sql)), hasTopLevelLimit(body));
   }

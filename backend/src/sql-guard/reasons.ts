@@ -18,6 +18,9 @@ export const reasons = {
   lockingClause: (clause: string) => `locking clause ${clause} is not allowed: a read-only query takes no row locks`,
   explainAnalyze: () => `EXPLAIN ANALYZE is not allowed: it executes the statement; ${READ_ONLY_RULE}`,
   deniedFunction: (name: string, why: string) => `function ${name} is not allowed (${why})`,
+  notAllowedFunction: (name: string) =>
+    `function ${name} is not allowed (not a built-in function known to be safe for read-only queries; ` +
+    'the connection’s owner can allow a function of their own by name)',
   deniedRelation: (name: string, why: string) => `access to ${name} (${why}) is not allowed`,
   executableComment: (marker: '/*!' | '/*M!') =>
     marker === '/*!'

@@ -1,4 +1,5 @@
 import type { Dialect } from '@aigis/contracts';
+import type { GuardOptions } from './dialect-guard.js';
 
 export type GuardVerdict =
   | {
@@ -16,5 +17,5 @@ export type GuardVerdict =
 
 /** Layer 1 of read-only execution: a real parser per dialect decides whether a statement may run. */
 export interface SqlGuard {
-  check(dialect: Dialect, sql: string): Promise<GuardVerdict>;
+  check(dialect: Dialect, sql: string, options?: GuardOptions): Promise<GuardVerdict>;
 }

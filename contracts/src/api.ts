@@ -27,6 +27,8 @@ export interface Connection {
   ssl: boolean;
   has_password: boolean;
   is_demo: boolean;
+  /** Functions of their own the owner lets queries call, by exact name (`my_fn`, `public.my_fn`). */
+  allowed_functions: string[];
   created_at: string;
   updated_at: string;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Dialect } from '@aigis/contracts';
+import { allowedFunctionProblem, MAX_ALLOWED_FUNCTIONS } from '../sql-guard/allowed-functions.js';
 
 const DEFAULT_PORT: Record<Exclude<Dialect, 'sqlite'>, number> = { postgres: 5432, mysql: 3306 };
 
@@ -12,6 +13,19 @@ const host = z
   .regex(/^[^\s/?#@]+$/, 'must be a host name or address without spaces, slashes or @');
 const port = z.coerce.number().int('must be a whole number').min(1).max(65535, 'must be between 1 and 65535');
 const identifier = z.string().trim().min(1, 'must not be empty').max(128);
+/** Functions of their own the owner lets queries call (the SQL guard refuses every other non-built-in one). */
+const allowedFunctions = z
+  .array(
+    z
+      .string()
+      .trim()
+      .max(130)
+      .superRefine((entry, ctx) => {
+        const problem = allowedFunctionProblem(entry);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+  )
+  .max(MAX_ALLOWED_FUNCTIONS, `at most ${MAX_ALLOWED_FUNCTIONS} functions`);
 
 const serverFields = {
   name: name.optional(),
@@ -21,6 +35,7 @@ const serverFields = {
   // Empty means "no password" (trust / socket auth); it is sealed, never stored in plaintext.
   password: z.string().max(1024).optional().nullable(),
   ssl: z.boolean().optional(),
+  allowed_functions: allowedFunctions.optional(),
 };
 
 const postgresInput = z.object({ dialect: z.literal('postgres'), ...serverFields, database: identifier }).strict();
@@ -28,7 +43,12 @@ const mysqlInput = z
   .object({ dialect: z.literal('mysql'), ...serverFields, database: identifier.optional().nullable() })
   .strict();
 const sqliteInput = z
-  .object({ dialect: z.literal('sqlite'), name: name.optional(), database: z.string().trim().min(1, 'must name a file under SQLITE_ROOT').max(1024) })
+  .object({
+    dialect: z.literal('sqlite'),
+    name: name.optional(),
+    database: z.string().trim().min(1, 'must name a file under SQLITE_ROOT').max(1024),
+    allowed_functions: allowedFunctions.optional(),
+  })
   .strict();
 
 const fieldsInput = z.discriminatedUnion('dialect', [postgresInput, mysqlInput, sqliteInput], {
@@ -36,7 +56,13 @@ const fieldsInput = z.discriminatedUnion('dialect', [postgresInput, mysqlInput, 
 });
 
 const urlInput = z
-  .object({ name: name.optional(), url: z.string().trim().min(1).max(2048), password: z.string().max(1024).optional(), ssl: z.boolean().optional() })
+  .object({
+    name: name.optional(),
+    url: z.string().trim().min(1).max(2048),
+    password: z.string().max(1024).optional(),
+    ssl: z.boolean().optional(),
+    allowed_functions: allowedFunctions.optional(),
+  })
   .strict();
 
 /** A connection as the user describes it: discrete fields, or a URL. */
@@ -57,6 +83,7 @@ export const updateConnectionSchema = z
     user: identifier.optional().nullable(),
     password: z.string().max(1024).optional().nullable(),
     ssl: z.boolean().optional(),
+    allowed_functions: allowedFunctions.optional(),
   })
   .strict();
 export type UpdateConnectionInput = z.infer<typeof updateConnectionSchema>;

@@ -34,9 +34,20 @@ export function toApiConnection(row: ConnectionsTable): Connection {
     ssl: row.ssl === 1,
     has_password: row.sealed_password !== null,
     is_demo: row.is_demo === 1,
+    allowed_functions: readAllowedFunctions(row.allowed_functions),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** The stored JSON list; anything unreadable allows nothing (the guard then refuses every non-built-in function). */
+function readAllowedFunctions(stored: string | null | undefined): string[] {
+  try {
+    const list: unknown = JSON.parse(stored ?? '[]');
+    return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Listeners told when a connection changes or goes away (schema cache, thread state). */
@@ -76,6 +87,7 @@ export class ConnectionsService {
       ...this.columns(spec),
       sealed_password: spec.password ? this.secrets.seal(spec.password, { connectionId: id, ownerId: userId }) : null,
       is_demo: options.isDemo ? 1 : 0,
+      allowed_functions: JSON.stringify(input.allowed_functions ?? []),
       created_at: now,
       updated_at: now,
     };
@@ -96,7 +108,12 @@ export class ConnectionsService {
         ? this.secrets.seal(spec.password, { connectionId: id, ownerId: userId })
         : null
       : current.sealed_password;
-    const changes = { ...this.columns(spec), sealed_password: sealed, updated_at: this.clock.iso() };
+    const changes = {
+      ...this.columns(spec),
+      sealed_password: sealed,
+      ...(patch.allowed_functions !== undefined ? { allowed_functions: JSON.stringify(patch.allowed_functions) } : {}),
+      updated_at: this.clock.iso(),
+    };
     if (!(await this.repository.update(userId, id, changes))) throw AppError.notFound('Connection');
     await this.changed(id);
     return toApiConnection({ ...current, ...changes });
@@ -148,6 +165,7 @@ export class ConnectionsService {
       password,
       ssl: row.ssl === 1,
       filePath: row.dialect === 'sqlite' ? resolveSqliteFile(this.config.sqliteRoot, row.database ?? '', appOwnFiles(this.config)) : null,
+      allowedFunctions: readAllowedFunctions(row.allowed_functions),
     };
   }
 

@@ -49,7 +49,7 @@ export class ReadOnlyExecutor {
     const { adapter, target } = await this.connections.adapterFor(query.userId, query.connectionId);
     const limit = Math.min(query.limit ?? this.config.ROW_LIMIT, this.config.ROW_LIMIT_MAX);
     try {
-      const verdict = await this.guard.check(target.dialect, query.sql);
+      const verdict = await this.guard.check(target.dialect, query.sql, { allowedFunctions: target.allowedFunctions });
       if (!verdict.ok) throw new AppError('SQL_REJECTED', `SQL rejected: ${verdict.reason}`, { reason: verdict.reason });
       const result = await adapter.executeReadOnly(verdict.sql, {
         maxRows: limit,

@@ -40,6 +40,8 @@ export interface ConnectionsTable {
   /** SecretBox envelope (`v1.<key id>.<iv>.<tag>.<ciphertext>`); never plaintext. */
   sealed_password: string | null;
   is_demo: number;
+  /** JSON array of function names the owner allows queries to call (`my_fn`, `public.my_fn`). */
+  allowed_functions: string;
   created_at: string;
   updated_at: string;
 }

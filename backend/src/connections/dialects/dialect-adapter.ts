@@ -14,6 +14,8 @@ export interface ConnectionTarget {
   ssl?: boolean;
   /** sqlite: absolute path, already checked to lie under SQLITE_ROOT. */
   filePath?: string | null;
+  /** Functions of their own the owner allows queries to call; the SQL guard reads these. */
+  allowedFunctions?: readonly string[];
 }
 
 export interface AdapterSettings {

@@ -224,6 +224,22 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
           </>
         )}
 
+        <details className="field">
+          <summary>Advanced{values.allowedFunctions.trim() ? ' (functions of your own allowed)' : ''}</summary>
+          <Field
+            label="Allowed functions of your own"
+            note="Comma-separated, e.g. my_fn, public.report_total. Built-in functions need no entry; queries may call no other function you defined, and one listed here may write."
+          >
+            <input
+              value={values.allowedFunctions}
+              onChange={(e) => set('allowedFunctions', e.target.value)}
+              spellCheck={false}
+              autoComplete="off"
+              data-testid="conn-allowed-functions"
+            />
+          </Field>
+        </details>
+
         {saveError && <ErrorBox code={saveError.code} message={saveError.message} />}
         {justSaved && (
           <p className="saved-note" role="status" data-testid="connection-saved">

@@ -54,7 +54,8 @@ describe('connection form', () => {
 
   it('sends only name and file for SQLite', () => {
     const v = { ...emptyForm('sqlite'), name: 'Demo', database: 'demo.db', host: 'ignored' };
-    expect(toConnectionInput(v)).toEqual({ name: 'Demo', dialect: 'sqlite', database: 'demo.db' });
+    expect(toConnectionInput(v)).toEqual({ name: 'Demo', dialect: 'sqlite', database: 'demo.db', allowed_functions: [] });
+    expect(toConnectionInput({ ...v, allowedFunctions: ' my_fn, ,public.Other ' }).allowed_functions).toEqual(['my_fn', 'public.Other']);
     expect(validateForm({ ...v, database: '' })).toEqual({ database: 'Pick a database file.' });
   });
 });

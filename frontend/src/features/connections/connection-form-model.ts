@@ -12,12 +12,14 @@ export interface ConnectionFormValues {
   /** Write-only: empty on edit means "keep the stored password". */
   password: string;
   ssl: boolean;
+  /** Functions of their own queries may call, comma-separated (`my_fn, public.other_fn`). */
+  allowedFunctions: string;
 }
 
 export const DEFAULT_PORTS: Record<Dialect, string> = { postgres: '5432', mysql: '3306', sqlite: '' };
 
 export function emptyForm(dialect: Dialect = 'postgres'): ConnectionFormValues {
-  return { name: '', dialect, host: 'localhost', port: DEFAULT_PORTS[dialect], database: '', user: '', password: '', ssl: false };
+  return { name: '', dialect, host: 'localhost', port: DEFAULT_PORTS[dialect], database: '', user: '', password: '', ssl: false, allowedFunctions: '' };
 }
 
 export function formFromConnection(c: Connection): ConnectionFormValues {
@@ -30,6 +32,7 @@ export function formFromConnection(c: Connection): ConnectionFormValues {
     user: c.user ?? '',
     password: '',
     ssl: c.ssl,
+    allowedFunctions: (c.allowed_functions ?? []).join(', '),
   };
 }
 
@@ -98,9 +101,18 @@ export function validateForm(v: ConnectionFormValues): Partial<Record<keyof Conn
   return errors;
 }
 
+/** `a, b ,, public.c` → ['a', 'b', 'public.c']. */
+export function parseFunctionList(text: string): string[] {
+  return text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
+
 /** The request body. On edit an empty password is left out, so the stored one stays. */
 export function toConnectionInput(v: ConnectionFormValues): ConnectionInput {
-  if (v.dialect === 'sqlite') return { name: v.name.trim(), dialect: 'sqlite', database: v.database.trim() };
+  const allowed_functions = parseFunctionList(v.allowedFunctions);
+  if (v.dialect === 'sqlite') return { name: v.name.trim(), dialect: 'sqlite', database: v.database.trim(), allowed_functions };
   const input: ConnectionInput = {
     name: v.name.trim(),
     dialect: v.dialect,
@@ -109,6 +121,7 @@ export function toConnectionInput(v: ConnectionFormValues): ConnectionInput {
     database: v.database.trim(),
     user: v.user.trim(),
     ssl: v.ssl,
+    allowed_functions,
   };
   if (v.password) input.password = v.password;
   return input;

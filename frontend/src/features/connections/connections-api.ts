@@ -3,8 +3,8 @@ import { api } from '../../lib/api-client';
 
 /** `POST /api/connections` (and PATCH with any subset; an omitted password stays unchanged). */
 export type ConnectionInput =
-  | { name: string; dialect: 'postgres' | 'mysql'; host: string; port: number; database: string; user: string; password?: string; ssl?: boolean }
-  | { name: string; dialect: 'sqlite'; database: string };
+  | { name: string; dialect: 'postgres' | 'mysql'; host: string; port: number; database: string; user: string; password?: string; ssl?: boolean; allowed_functions?: string[] }
+  | { name: string; dialect: 'sqlite'; database: string; allowed_functions?: string[] };
 
 export interface SqliteFiles {
   root: string;

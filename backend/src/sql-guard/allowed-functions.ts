@@ -1,0 +1,22 @@
+import { deniedFunction } from './denylist.js';
+import { POSTGRES_FUNCTIONS } from './postgres-functions.generated.js';
+
+/** An unquoted function name, optionally schema-qualified: `my_fn`, `public.my_fn`. */
+export const ALLOWED_FUNCTION_PATTERN = /^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/;
+export const MAX_ALLOWED_FUNCTIONS = 100;
+
+const KNOWN_UNSAFE = new Set(POSTGRES_FUNCTIONS.denied);
+
+/**
+ * Why a connection's owner cannot allow `entry`, or undefined when they can. The guard refuses denied
+ * families and known unsafe built-ins whatever the owner lists; saying so when the list is saved is kinder
+ * than a refusal at query time.
+ */
+export function allowedFunctionProblem(entry: string): string | undefined {
+  if (!ALLOWED_FUNCTION_PATTERN.test(entry)) return `"${entry}" is not a function name (use name or schema.name, unquoted)`;
+  const name = entry.toLowerCase().split('.').at(-1)!;
+  const why = deniedFunction('postgres', name) ?? deniedFunction('mysql', name) ?? deniedFunction('sqlite', name);
+  if (why) return `${entry} cannot be allowed (${why})`;
+  if (KNOWN_UNSAFE.has(name)) return `${entry} cannot be allowed (a PostgreSQL function that is not safe for read-only queries)`;
+  return undefined;
+}

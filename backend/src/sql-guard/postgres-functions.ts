@@ -16,12 +16,16 @@ function shown(fn: FunctionName): string {
   return fn.schema && fn.schema !== 'pg_catalog' ? `${fn.schema}.${fn.name}` : fn.name;
 }
 
-/** Why a known name is refused: its family, its policy note, or that it is not on the allowlist. */
+/**
+ * Why a known unsafe name is refused: its family or its policy note. Compared lower-cased, so a quoted
+ * `"PG_READ_FILE"` is refused too although PostgreSQL would look for a different name.
+ */
 function knownRefusal(fn: FunctionName): string | undefined {
-  const family = deniedFunction('postgres', fn.name);
+  const lower = fn.name.toLowerCase();
+  const family = deniedFunction('postgres', lower);
   if (family) return reasons.deniedFunction(shown(fn).toLowerCase(), family);
-  if (DENIED.has(fn.name)) {
-    const note = Object.hasOwn(NOT_FOR_ANALYTICS, fn.name) ? NOT_FOR_ANALYTICS[fn.name]! : 'not safe for read-only analytics';
+  if (DENIED.has(lower)) {
+    const note = Object.hasOwn(NOT_FOR_ANALYTICS, lower) ? NOT_FOR_ANALYTICS[lower]! : 'not safe for read-only analytics';
     return reasons.deniedFunction(shown(fn), note);
   }
   return undefined;

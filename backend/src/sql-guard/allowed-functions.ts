@@ -20,3 +20,8 @@ export function allowedFunctionProblem(entry: string): string | undefined {
   if (KNOWN_UNSAFE.has(name)) return `${entry} cannot be allowed (a PostgreSQL function that is not safe for read-only queries)`;
   return undefined;
 }
+
+/** Owner-allowed names as the guards compare them: trimmed and lower-cased, like unquoted names are folded. */
+export function normaliseAllowedFunctions(entries: readonly string[] | undefined): Set<string> {
+  return new Set((entries ?? []).map((entry) => entry.trim().toLowerCase()).filter((entry) => entry !== ''));
+}

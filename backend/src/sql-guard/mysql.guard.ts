@@ -1,4 +1,5 @@
-import { accept, reject, type DialectGuard } from './dialect-guard.js';
+import { accept, reject, type DialectGuard, type GuardOptions } from './dialect-guard.js';
+import { normaliseAllowedFunctions } from './allowed-functions.js';
 import { lex, type Token } from './lexer.js';
 import { astViolation, parseErrorMessage, parseWith, type Grammar, type Parsed } from './node-sql-parser.js';
 import { reasons } from './reasons.js';
@@ -29,11 +30,11 @@ function sameBoundaries(a: readonly Token[], b: readonly Token[]): boolean {
  * lexing rules first, because the parsers drop comments and the server runs executable ones.
  */
 export class MysqlGuard implements DialectGuard {
-  async check(sql: string): Promise<GuardVerdict> {
-    return this.checkSync(sql);
+  async check(sql: string, options: GuardOptions = {}): Promise<GuardVerdict> {
+    return this.checkSync(sql, normaliseAllowedFunctions(options.allowedFunctions));
   }
 
-  private checkSync(sql: string): GuardVerdict {
+  private checkSync(sql: string, ownerAllowed: ReadonlySet<string>): GuardVerdict {
     if (sql.includes('\0')) return reject(reasons.nulCharacter());
 
     // The guard cannot know the server's sql_mode, so it lexes with and without backslash escapes
@@ -44,7 +45,7 @@ export class MysqlGuard implements DialectGuard {
     if (comment) return reject(comment);
     if (!sameBoundaries(tokens, literal)) return reject(reasons.ambiguousQuoting());
 
-    const phase = tokenPhase(sql, tokens, 'mysql');
+    const phase = tokenPhase(sql, tokens, 'mysql', ownerAllowed);
     if ('reason' in phase) return reject(phase.reason);
     const { statement, text, head } = phase;
 

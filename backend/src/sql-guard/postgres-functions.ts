@@ -56,8 +56,3 @@ export function fieldSelectionRefusal(name: string): string | undefined {
 export function tablesampleRefusal(method: string): string | undefined {
   return TABLESAMPLE_METHODS.includes(method) ? undefined : reasons.deniedFunction(method, 'not a known TABLESAMPLE method');
 }
-
-/** Owner-allowed names as the guard compares them: trimmed, unquoted parts lower-cased like PostgreSQL folds them. */
-export function normaliseAllowedFunctions(entries: readonly string[] | undefined): Set<string> {
-  return new Set((entries ?? []).map((entry) => entry.trim().toLowerCase()).filter((entry) => entry !== ''));
-}

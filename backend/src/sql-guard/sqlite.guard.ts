@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { accept, reject, type DialectGuard } from './dialect-guard.js';
+import { accept, reject, type DialectGuard, type GuardOptions } from './dialect-guard.js';
+import { normaliseAllowedFunctions } from './allowed-functions.js';
 import { lex } from './lexer.js';
 import { astViolation, parseErrorMessage, parseWith, type Parsed } from './node-sql-parser.js';
 import { reasons } from './reasons.js';
@@ -24,15 +25,15 @@ const RESOLUTION_ERROR = /^no such (table|column|function|window|collation seque
 export class SqliteGuard implements DialectGuard {
   private scratch: Database.Database | undefined;
 
-  async check(sql: string): Promise<GuardVerdict> {
-    return this.checkSync(sql);
+  async check(sql: string, options: GuardOptions = {}): Promise<GuardVerdict> {
+    return this.checkSync(sql, normaliseAllowedFunctions(options.allowedFunctions));
   }
 
-  private checkSync(sql: string): GuardVerdict {
+  private checkSync(sql: string, ownerAllowed: ReadonlySet<string>): GuardVerdict {
     if (sql.includes('\0')) return reject(reasons.nulCharacter());
 
     const tokens = lex(sql, { family: 'sqlite' });
-    const phase = tokenPhase(sql, tokens, 'sqlite');
+    const phase = tokenPhase(sql, tokens, 'sqlite', ownerAllowed);
     if ('reason' in phase) return reject(phase.reason);
     const { statement, text, head } = phase;
 

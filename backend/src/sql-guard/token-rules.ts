@@ -1,7 +1,9 @@
 import type { Dialect } from '@aigis/contracts';
 import { deniedFunction, deniedRelation } from './denylist.js';
 import type { Token } from './lexer.js';
+import { MYSQL_FUNCTION_PREFIXES, MYSQL_FUNCTIONS, MYSQL_NOT_CALLS } from './mysql-functions.js';
 import { reasons } from './reasons.js';
+import { SQLITE_FUNCTIONS, SQLITE_NOT_CALLS, SQLITE_PRAGMA_PREFIX } from './sqlite-functions.js';
 
 /**
  * Rules decided on the dialect's own tokens rather than on node-sql-parser's AST, so they hold even where
@@ -186,6 +188,55 @@ function deniedCall(stmt: readonly Token[], dialect: Dialect): string | undefine
   return undefined;
 }
 
+/** Index of the `)` closing the `(` at `open`, or -1. */
+function closingParen(stmt: readonly Token[], open: number): number {
+  let depth = 0;
+  for (let i = open; i < stmt.length; i++) {
+    if (isPunct(stmt[i], '(')) depth++;
+    else if (isPunct(stmt[i], ')') && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** `WITH name (a, b) AS (…)` / `AS [NOT] MATERIALIZED (…)`: a CTE's column list, not a call. */
+function isCteColumnList(stmt: readonly Token[], nameIndex: number): boolean {
+  const close = closingParen(stmt, nameIndex + 1);
+  if (close === -1 || !isKeyword(stmt, close + 1, 'as')) return false;
+  return isPunct(stmt[close + 2], '(') || isKeyword(stmt, close + 2, 'materialized') || isKeyword(stmt, close + 2, 'not');
+}
+
+function isAllowedBuiltIn(name: string, dialect: Dialect): boolean {
+  if (dialect === 'sqlite') return SQLITE_FUNCTIONS.has(name);
+  return MYSQL_FUNCTIONS.has(name) || MYSQL_FUNCTION_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
+/**
+ * The allowlist, on tokens: every name followed by `(` must be a keyword (IN (…), CAST(…), OVER (…)), a type
+ * size (AS DECIMAL(10, 2)), a CTE column list, an allowed built-in, or a function the connection's owner
+ * allowed by exactly that name (`fn` or `db.fn`). Deciding on tokens covers forms the parser reads
+ * differently (`{fn name(…)}`, comments before the parenthesis) and the SQLite statements only SQLite parses.
+ */
+function notAllowedCall(stmt: readonly Token[], dialect: Dialect, ownerAllowed: ReadonlySet<string>): string | undefined {
+  const notCalls = dialect === 'sqlite' ? SQLITE_NOT_CALLS : MYSQL_NOT_CALLS;
+  for (let i = 0; i < stmt.length; i++) {
+    const token = stmt[i]!;
+    const name = nameOf(token, dialect);
+    if (name === undefined) continue;
+    // PRAGMA table-valued functions run with or without parentheses: FROM pragma_database_list.
+    if (dialect === 'sqlite' && name.startsWith(SQLITE_PRAGMA_PREFIX) && !SQLITE_FUNCTIONS.has(name)) return reasons.notAllowedFunction(name);
+    if (!isPunct(stmt[i + 1], '(')) continue;
+    const qualifier = isPunct(stmt[i - 1], '.') ? (nameOf(stmt[i - 2], dialect) ?? '?') : undefined;
+    if (qualifier === undefined) {
+      if (token.kind === 'word' && notCalls.has(name)) continue;
+      if (isKeyword(stmt, i - 1, 'as') || isCteColumnList(stmt, i)) continue;
+      if (isAllowedBuiltIn(name, dialect)) continue;
+    }
+    const full = qualifier === undefined ? name : `${qualifier}.${name}`;
+    if (!ownerAllowed.has(full)) return reasons.notAllowedFunction(full);
+  }
+  return undefined;
+}
+
 /** `mysql`.`user` and friends, wherever a qualified name appears. */
 function deniedQualifiedName(stmt: readonly Token[], dialect: Dialect): string | undefined {
   for (let i = 0; i + 2 < stmt.length; i++) {
@@ -212,7 +263,7 @@ function variableAssignment(stmt: readonly Token[]): boolean {
  * The token rules for one statement of a MySQL or SQLite query, in the order their reasons are most
  * useful; undefined when none applies.
  */
-export function tokenRuleViolation(stmt: readonly Token[], dialect: Dialect): string | undefined {
+export function tokenRuleViolation(stmt: readonly Token[], dialect: Dialect, ownerAllowed: ReadonlySet<string> = new Set()): string | undefined {
   const head = statementHead(stmt);
   if (!head.query) return head.label === 'EXPLAIN ANALYZE' ? reasons.explainAnalyze() : reasons.notAQuery(head.label);
 
@@ -230,7 +281,7 @@ export function tokenRuleViolation(stmt: readonly Token[], dialect: Dialect): st
   if (dialect === 'mysql' && variableAssignment(stmt)) return reasons.variableAssignment();
   if (dialect === 'mysql' && sequenceAdvance(stmt)) return reasons.deniedFunction('NEXT VALUE FOR', 'changes a sequence');
 
-  return deniedCall(stmt, dialect) ?? deniedQualifiedName(stmt, dialect);
+  return deniedCall(stmt, dialect) ?? deniedQualifiedName(stmt, dialect) ?? notAllowedCall(stmt, dialect, ownerAllowed);
 }
 
 /** A string, quoted identifier or comment left open, as a parse error. */
@@ -263,7 +314,7 @@ export type TokenPhase = { reason: string } | { statement: Token[]; text: string
  * The token phase of the node-sql-parser guards (MySQL, SQLite): terminated tokens, exactly one
  * statement, and the dialect's token rules when the statement's first word is one we know.
  */
-export function tokenPhase(sql: string, tokens: readonly Token[], dialect: Dialect): TokenPhase {
+export function tokenPhase(sql: string, tokens: readonly Token[], dialect: Dialect, ownerAllowed: ReadonlySet<string> = new Set()): TokenPhase {
   const unterminated = unterminatedToken(tokens);
   if (unterminated) return { reason: unterminated };
   const statements = splitStatements(codeTokens(tokens));
@@ -272,7 +323,7 @@ export function tokenPhase(sql: string, tokens: readonly Token[], dialect: Diale
   const [statement] = statements as [Token[]];
   // A first word that starts no statement we know is most likely a typo: the parser's message says why.
   const head = statementHead(statement);
-  const violation = head.known ? tokenRuleViolation(statement, dialect) : undefined;
+  const violation = head.known ? tokenRuleViolation(statement, dialect, ownerAllowed) : undefined;
   if (violation) return { reason: violation };
   return { statement, text: statementText(sql, tokens), head };
 }

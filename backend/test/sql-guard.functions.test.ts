@@ -123,7 +123,7 @@ describe('PostgreSQL: hostile functions are refused in every syntax, spelling an
     it(`${h.name}: field notation (arg).func and rel.func, in every spelling and every clause`, async () => {
       const failures: string[] = [];
       for (const s of spellings(h.name)) {
-        const forms = [`(${h.fieldArg}).${s.field}`, `((${h.fieldArg})).${s.field}`, `(${h.fieldArg}).pg_catalog.${s.field}`, `t.${s.field}`, `public.t.${s.field}`];
+        const forms = [`(${h.fieldArg}).${s.field}`, `((${h.fieldArg})).${s.field}`, `(${h.fieldArg}).pg_catalog.${s.field}`, `t.${s.field}`, `public.t.${s.field}`, `t.${s.field}.x`];
         for (const form of forms) {
           for (const [clause, template] of CLAUSES) {
             const sql = template.replace('{X}', form);

@@ -139,9 +139,14 @@ function functionViolation(key: string, value: unknown, ownerAllowed: ReadonlySe
     return fn ? functionCallRefusal(fn, ownerAllowed) : reasons.parseError('a function call without a name');
   }
   if (key === 'ColumnRef') {
-    const fields = (value as Json).fields;
-    const last = Array.isArray(fields) && fields.length > 1 ? ((fields.at(-1) as Json).String as Json | undefined)?.sval : undefined;
-    return typeof last === 'string' ? fieldSelectionRefusal(last) : undefined;
+    // rel.func, schema.rel.func and rel.func.field: every name after the first may name a function on the row.
+    const fields = ((value as Json).fields as Json[] | undefined) ?? [];
+    for (const field of fields.slice(1)) {
+      const name = (field.String as Json | undefined)?.sval;
+      const refusal = typeof name === 'string' ? fieldSelectionRefusal(name) : undefined;
+      if (refusal) return refusal;
+    }
+    return undefined;
   }
   if (key === 'A_Indirection') {
     for (const item of ((value as Json).indirection as Json[] | undefined) ?? []) {

@@ -86,7 +86,8 @@ export const MYSQL_NOT_CALLS: ReadonlySet<string> = new Set(
     select from where and or xor not in exists any some all on using join as over by having limit offset union
     intersect except lateral like between is distinct with recursive window escape regexp rlike div when then
     else case values row against match columns index key partition for of order group collate into table
-    nested path ordinality returning
+    nested path ordinality returning value straight_join distinctrow sql_no_cache sql_calc_found_rows high_priority
+    sql_small_result sql_big_result sql_buffer_result
     decimal dec numeric fixed float double real int integer bigint smallint tinyint mediumint bit nchar varchar
     nvarchar varbinary binary text blob datetime signed unsigned enum set json bool boolean character national`),
 );

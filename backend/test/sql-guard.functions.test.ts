@@ -214,6 +214,7 @@ describe('PostgreSQL: legitimate field selection and analytics keep working', ()
     "SELECT ('abc'::text).upper",
     'SELECT (date_col).date_trunc FROM t',
     'SELECT t.name, t.version, t.date, t.length, t.position, t.left FROM t',
+    'SELECT t.date_in, t.time_out, (r).date_in FROM t',
     'SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) FROM t',
     'SELECT mode() WITHIN GROUP (ORDER BY a), percentile_disc(ARRAY[0.25, 0.75]) WITHIN GROUP (ORDER BY a) FROM t',
     'SELECT a, rank() OVER (PARTITION BY b ORDER BY a DESC), lag(a) OVER w FROM t WINDOW w AS (ORDER BY a)',

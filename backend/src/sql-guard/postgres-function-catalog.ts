@@ -58,6 +58,8 @@ export function isBuiltIn(row: ProcRow): boolean {
   return row.nspname === 'pg_catalog' && row.extname === null;
 }
 
+const TYPE_INPUT = 'type input function';
+
 /** Why a built-in name is not allowed, or undefined when it is (see postgres-function-policy.ts). */
 export function refusal(name: string, overloads: readonly ProcRow[]): string | undefined {
   const family = deniedFunction('postgres', name);
@@ -68,7 +70,7 @@ export function refusal(name: string, overloads: readonly ProcRow[]): string | u
   const callable = overloads.filter(isCallable);
   if (callable.length === 0) return 'not callable from SQL';
   // Type input/output functions: every overload reads or writes the C string form.
-  if (callable.every((row) => row.argtypes.includes('cstring'))) return 'type input function';
+  if (callable.every((row) => row.argtypes.includes('cstring'))) return TYPE_INPUT;
   for (const row of callable) {
     if (!['f', 'a', 'w'].includes(row.prokind)) return 'a procedure';
     if (row.prosecdef) return 'runs with its owner’s rights';
@@ -89,8 +91,10 @@ export function classify(rows: readonly ProcRow[]): { allowed: string[]; denied:
   const allowed: string[] = [];
   const denied = new Set<string>(extensionNames);
   for (const [name, overloads] of builtIns) {
-    if (refusal(name, overloads) === undefined) allowed.push(name);
-    else denied.add(name);
+    const why = refusal(name, overloads);
+    if (why === undefined) allowed.push(name);
+    // Type input functions parse text like a cast does; left out of `denied`, a column such as date_in stays readable.
+    else if (why !== TYPE_INPUT) denied.add(name);
   }
   for (const name of allowed) denied.delete(name);
   return { allowed: allowed.sort(), denied: [...denied].sort() };

@@ -20,6 +20,15 @@ export const VOLATILE_ALLOWED: Readonly<Record<string, string>> = {
   clock_timestamp: 'reads the clock',
   timeofday: 'reads the clock',
   current_query: 'returns the text of the statement that calls it',
+  pg_relation_size: 'reads how large a relation is ("which tables are largest?")',
+  pg_table_size: 'reads how large a table is',
+  pg_total_relation_size: 'reads how large a table and its indexes are',
+  pg_indexes_size: 'reads how large a table’s indexes are',
+  pg_database_size: 'reads how large a database is',
+  pg_partition_tree: 'reads the catalog',
+  pg_partition_ancestors: 'reads the catalog',
+  pg_is_in_recovery: 'reads whether the server is a standby',
+  pg_jit_available: 'reads whether JIT is available',
 };
 
 /**

@@ -237,6 +237,9 @@ async function capacity(target: Target, log: (line: string) => void): Promise<{ 
   return { best: good, tried };
 }
 
+/** One user holds every conversation here: its per-user limits are lifted, the bench measures the stack. */
+const ONE_USER_UNLIMITED = { USER_MAX_CONCURRENT_STREAMS: '100000', USER_MAX_CONCURRENT_QUERIES: '100000', USER_MAX_DB_CONNECTIONS: '20' };
+
 async function main(): Promise<void> {
   console.log(`Aigis stream benchmark — Node ${process.version}, ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}`);
   const db = await createPgDatabase('bench_stream');
@@ -252,7 +255,7 @@ async function main(): Promise<void> {
     const capacityMax = CAPACITY_MAX;
     const workers = process.env.BENCH_WORKERS ?? '1';
     console.log(`API workers: ${workers} (BENCH_WORKERS), ${CONVERSATIONS} conversations, ${ANSWER_TOKENS} tokens at ${TOKENS_PER_SECOND} tokens/s`);
-    const server = await startServer({ DATA_DIR: dataDir, LM_STUDIO_ENDPOINT: fake.url, DEFAULT_MODEL: 'qwen3-8b', POOL_MAX: '20', DEMO_DATABASE: 'false', WORKERS: workers });
+    const server = await startServer({ DATA_DIR: dataDir, LM_STUDIO_ENDPOINT: fake.url, DEFAULT_MODEL: 'qwen3-8b', POOL_MAX: '20', DEMO_DATABASE: 'false', WORKERS: workers, ...ONE_USER_UNLIMITED });
     servers.push(server);
     const target = await prepare(server.url, server.child.pid!, bench, 20);
 
@@ -328,7 +331,7 @@ async function main(): Promise<void> {
       for (const node of [compareNode, process.execPath]) {
         const version = execFileSync(node, ['--version']).toString().trim();
         const other = await startServer(
-          { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-bench-')), DATABASE_URL: storageUrl.toString(), MASTER_ENCRYPTION_KEY: 'ef'.repeat(32), CONNECTION_ALLOW_HOSTS: '127.0.0.1,localhost', LM_STUDIO_ENDPOINT: fake.url, DEFAULT_MODEL: 'qwen3-8b', POOL_MAX: '20', DEMO_DATABASE: 'false' },
+          { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-bench-')), DATABASE_URL: storageUrl.toString(), MASTER_ENCRYPTION_KEY: 'ef'.repeat(32), CONNECTION_ALLOW_HOSTS: '127.0.0.1,localhost', LM_STUDIO_ENDPOINT: fake.url, DEFAULT_MODEL: 'qwen3-8b', POOL_MAX: '20', DEMO_DATABASE: 'false', ...ONE_USER_UNLIMITED },
           node,
         );
         servers.push(other);

@@ -10,6 +10,7 @@ import { ConfigModule } from './config/config.module.js';
 import type { AppConfig } from './config/env.schema.js';
 import { ConnectionsModule } from './connections/connections.module.js';
 import { CryptoModule } from './crypto/crypto.module.js';
+import { LimitsModule } from './limits/limits.module.js';
 import { StorageModule } from './storage/storage.module.js';
 
 @Module({})
@@ -21,6 +22,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerParams(config)),
         CommonModule,
+        LimitsModule,
         StorageModule,
         CryptoModule,
         ConnectionsModule,

@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { ConnectionsService } from '../connections/connections.service.js';
 import { SchemaService } from '../connections/schema.service.js';
+import { TURN_BUDGET_KEY, type TurnBudget } from '../limits/turn-budget.js';
 import { ModelRegistry } from '../llm/model-registry.js';
 import { ReadOnlyExecutor } from '../query/read-only-executor.js';
 import { createCheckpointer, type Checkpointer } from './checkpointer.js';
@@ -68,8 +69,8 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
    * "exit" durability), not after every step: a turn is one unit for the user, and per-step writes
    * cost more CPU than the rest of the step.
    */
-  runConfig(threadId: string, signal?: AbortSignal) {
-    return { configurable: { thread_id: threadId }, signal, recursionLimit: RECURSION_LIMIT };
+  runConfig(threadId: string, signal?: AbortSignal, budget?: TurnBudget) {
+    return { configurable: { thread_id: threadId, ...(budget ? { [TURN_BUDGET_KEY]: budget } : {}) }, signal, recursionLimit: RECURSION_LIMIT };
   }
 
   async state(threadId: string): Promise<AigisStateType> {

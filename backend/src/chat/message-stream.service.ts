@@ -10,6 +10,7 @@ import { describeForModel } from '../agent/tools/ask-database.tool.js';
 import { AppError, isAppError } from '../common/app-error.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
+import { UserLimits } from '../limits/user-limits.service.js';
 import { isAbortError, upstreamError } from '../llm/upstream-error.js';
 import { ModelRegistry } from '../llm/model-registry.js';
 import { ReadOnlyExecutor } from '../query/read-only-executor.js';
@@ -38,16 +39,23 @@ export class MessageStreamService {
     private readonly registry: ModelRegistry,
     private readonly executor: ReadOnlyExecutor,
     private readonly leases: TurnLeases,
+    private readonly limits: UserLimits,
   ) {}
 
   async stream(userId: string, threadId: string, content: string, req: Request, res: Response): Promise<void> {
     const row = await this.threads.row(userId, threadId);
-    // Before any header is sent, so a busy thread answers 409 THREAD_BUSY as plain JSON.
-    const lease = await this.leases.acquire(row.id);
+    // Both before any header is sent: past the per-user stream limit this answers 429 RATE_LIMITED,
+    // on a busy thread 409 THREAD_BUSY, as plain JSON.
+    const release = this.limits.stream(userId);
     try {
-      await this.streamTurn(row, content, res);
+      const lease = await this.leases.acquire(row.id);
+      try {
+        await this.streamTurn(row, content, res);
+      } finally {
+        await lease.release();
+      }
     } finally {
-      await lease.release();
+      release();
     }
   }
 
@@ -91,6 +99,7 @@ export class MessageStreamService {
     // LLM_TIMEOUT_MS bounds the wait for an upstream's headers; a stream that stalls after them is
     // caught here: no token or graph event for LLM_STALL_TIMEOUT_MS stops the run. Activity only
     // stamps a time (tokens are frequent); the timer re-arms itself for what is left when it fires.
+    // A model that never stops streaming is never idle: LLM_MAX_TURN_MS ends the turn whatever happens.
     const run = new AbortController();
     const stopRun = () => run.abort(signal.reason);
     signal.addEventListener('abort', stopRun, { once: true });
@@ -108,6 +117,13 @@ export class MessageStreamService {
       run.abort(new Error('stalled'));
     };
     watchdog = setTimeout(check, stallMs);
+    const maxTurnMs = this.config.LLM_MAX_TURN_MS;
+    let overran = false;
+    const turnTimer = setTimeout(() => {
+      overran = true;
+      run.abort(new Error('turn time limit'));
+    }, maxTurnMs);
+    const budget = this.limits.turn();
     // The answer's tokens go straight from the model callback to the client (LangGraph's `messages`
     // stream would queue every token through the graph's stream first); `custom` carries the tool
     // events and `updates` marks each finished step.
@@ -118,7 +134,7 @@ export class MessageStreamService {
     try {
       const stream = await this.agent.graph.stream(
         { messages: [new HumanMessage(content)], model_name: model.name },
-        { ...this.agent.runConfig(row.id, run.signal), callbacks: [relay], streamMode: ['custom', 'updates'] },
+        { ...this.agent.runConfig(row.id, run.signal, budget), callbacks: [relay], streamMode: ['custom', 'updates'] },
       );
       for await (const [mode, payload] of stream as AsyncIterable<[string, unknown]>) {
         lastActivity = performance.now();
@@ -130,14 +146,26 @@ export class MessageStreamService {
         }
       }
     } catch (error) {
-      await this.settle(row.id, partial, signal.aborted);
+      await this.settle(row.id, partial, signal.aborted || overran);
+      if (overran && !signal.aborted) {
+        throw new AppError(
+          'UPSTREAM_FAILED',
+          `The answer took longer than ${Math.round(maxTurnMs / 1000)} s, the most one answer may take (LLM_MAX_TURN_MS), so it was stopped; what had arrived is kept. Ask again, or pick another model if ${model.name} keeps answering without end.`,
+        );
+      }
       if (stalled && !signal.aborted) {
         throw new AppError('UPSTREAM_FAILED', `${model.name} stopped responding for ${Math.round(stallMs / 1000)} s, so the answer was stopped. Try again.`);
       }
       throw error;
     } finally {
       clearTimeout(watchdog);
+      clearTimeout(turnTimer);
       signal.removeEventListener('abort', stopRun);
+    }
+    // A turn stopped by its tool or model call budget ends on the reason; the thread stays consistent (every call answered).
+    if (budget.stopped) {
+      sink.send({ type: 'error', data: { error: budget.stopped.message, code: budget.stopped.code } });
+      return;
     }
     sink.send({ type: 'end', data: { full_response: full } });
   }

@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { retryAfterOf } from '../limits/rate-limited.js';
 import { AppError, type ErrorCode } from './app-error.js';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -45,6 +46,9 @@ export class AppExceptionFilter implements ExceptionFilter {
       if (!response.writableEnded) response.end();
       return;
     }
+    // RATE_LIMITED says when to retry, in the body (details.retry_after_s) and as the standard header.
+    const retryAfter = error.code === 'RATE_LIMITED' ? retryAfterOf(error) : undefined;
+    if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     response.status(error.status).json(error.toBody());
   }
 }

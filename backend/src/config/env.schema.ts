@@ -71,6 +71,17 @@ export const envSchema = z
     LLM_STALL_TIMEOUT_MS: int(1000, 3_600_000).default(120_000),
     CONTEXT_BUDGET_TOKENS: int(500, 2_000_000).default(12_000),
     SSE_PING_MS: int(100, 600_000).default(15_000),
+    /** Longest one answer (turn) may take, whatever the model keeps streaming. */
+    LLM_MAX_TURN_MS: int(1000, 86_400_000).default(300_000),
+    LLM_MAX_TOOL_CALLS_PER_MESSAGE: int(1, 100).default(8),
+    LLM_MAX_TOOL_CALLS_PER_TURN: int(1, 1000).default(16),
+    LLM_MAX_MODEL_CALLS_PER_TURN: int(1, 1000).default(30),
+
+    /** Per-user limits (per API process). */
+    USER_MAX_CONCURRENT_QUERIES: int(1, 100_000).default(4),
+    USER_MAX_CONCURRENT_STREAMS: int(1, 100_000).default(3),
+    USER_MAX_DB_CONNECTIONS: int(1, 10_000).default(10),
+    USER_MAX_SAVED_CONNECTIONS: int(1, 100_000).default(50),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.MASTER_ENCRYPTION_KEY) {
@@ -82,6 +93,12 @@ export const envSchema = z
     }
     if (env.LLM_STALL_TIMEOUT_MS <= env.STATEMENT_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['LLM_STALL_TIMEOUT_MS'], message: 'must exceed STATEMENT_TIMEOUT_MS (a running query sends no events)' });
+    }
+    if (env.LLM_MAX_TURN_MS <= env.STATEMENT_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['LLM_MAX_TURN_MS'], message: 'must exceed STATEMENT_TIMEOUT_MS (an answer may run a query)' });
+    }
+    if (env.USER_MAX_DB_CONNECTIONS < env.POOL_MAX) {
+      ctx.addIssue({ code: 'custom', path: ['USER_MAX_DB_CONNECTIONS'], message: 'must be at least POOL_MAX (one pool may use all of its connections)' });
     }
     if (env.ROW_LIMIT > env.ROW_LIMIT_MAX) {
       ctx.addIssue({ code: 'custom', path: ['ROW_LIMIT'], message: 'must not exceed ROW_LIMIT_MAX' });

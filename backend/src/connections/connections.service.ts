@@ -7,6 +7,7 @@ import { appOwnFiles } from '../config/app-files.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { SecretBox } from '../crypto/secret-box.js';
+import { UserLimits } from '../limits/user-limits.service.js';
 import { ConnectionsRepository } from '../storage/repositories/connections.repository.js';
 import type { ConnectionsTable } from '../storage/schema.js';
 import { AdapterCache } from './adapter-cache.js';
@@ -63,6 +64,7 @@ export class ConnectionsService {
     private readonly secrets: SecretBox,
     private readonly adapters: AdapterCache,
     private readonly clock: Clock,
+    private readonly limits: UserLimits,
   ) {}
 
   onChange(listener: ConnectionChangeListener): void {
@@ -92,6 +94,14 @@ export class ConnectionsService {
       updated_at: now,
     };
     await this.repository.insert(row);
+    // Counted after the insert, so requests racing each other cannot all slip under the limit.
+    if ((await this.repository.countByUser(userId)) > this.config.USER_MAX_SAVED_CONNECTIONS) {
+      await this.repository.delete(userId, id);
+      throw new AppError(
+        'CONFLICT',
+        `You already have ${this.config.USER_MAX_SAVED_CONNECTIONS} saved connections, the most one user may keep (USER_MAX_SAVED_CONNECTIONS). Delete one you no longer use, then add this one.`,
+      );
+    }
     return toApiConnection(row);
   }
 
@@ -127,7 +137,8 @@ export class ConnectionsService {
   /** Connects afresh (not through the cached pool) so the answer reflects the stored settings now. */
   async test(userId: string, id: string): Promise<ConnectionTestResult> {
     const target = await this.target(userId, id);
-    const adapter = createAdapter(target, this.adapterSettings());
+    const release = this.limits.query(userId);
+    const adapter = createAdapter(target, this.adapterSettings(userId));
     try {
       const probe = await adapter.probe();
       const started = performance.now();
@@ -142,13 +153,14 @@ export class ConnectionsService {
       };
     } finally {
       await adapter.close();
+      release();
     }
   }
 
   /** The cached adapter (pool) for a connection the user owns. */
   async adapterFor(userId: string, id: string): Promise<{ adapter: DialectAdapter; target: ConnectionTarget }> {
     const target = await this.target(userId, id);
-    return { adapter: this.adapters.get(target, this.adapterSettings()), target };
+    return { adapter: this.adapters.get(target, this.adapterSettings(userId)), target };
   }
 
   /** Everything needed to connect, with the password opened from the secret box (memory only). */
@@ -173,8 +185,9 @@ export class ConnectionsService {
     return { root: this.config.sqliteRoot, files: listSqliteFiles(this.config.sqliteRoot, appOwnFiles(this.config)) };
   }
 
-  adapterSettings(): AdapterSettings {
-    return { connectTimeoutMs: this.config.CONNECT_TIMEOUT_MS, poolMax: this.config.POOL_MAX };
+  /** Pool settings for a user's database; every pool of the user shares their budget of open connections. */
+  adapterSettings(userId: string): AdapterSettings {
+    return { connectTimeoutMs: this.config.CONNECT_TIMEOUT_MS, poolMax: this.config.POOL_MAX, backends: this.limits.backends(userId) };
   }
 
   private async row(userId: string, id: string): Promise<ConnectionsTable> {

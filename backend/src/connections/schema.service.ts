@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { SchemaResponse } from '@aigis/contracts';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
+import { UserLimits } from '../limits/user-limits.service.js';
 import { ConnectionsService } from './connections.service.js';
 import { renderSchemaMarkdown } from './introspection/schema-markdown.js';
 
@@ -21,6 +22,7 @@ export class SchemaService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly connections: ConnectionsService,
+    private readonly limits: UserLimits,
   ) {
     connections.onChange((id) => this.cache.delete(id));
   }
@@ -31,6 +33,8 @@ export class SchemaService {
     if (!options.refresh && hit && Date.now() - hit.at < this.config.SCHEMA_CACHE_TTL_S * 1000) return hit.value;
 
     const started = performance.now();
+    // An introspection (catalog and sample-row queries) counts as one of the user's queries.
+    const release = this.limits.query(userId);
     const value = adapter
       .introspect({
         sampleRows: 3,
@@ -49,7 +53,8 @@ export class SchemaService {
           elapsed_ms: Math.round(performance.now() - started),
           catalog_queries: result.catalogQueries,
         };
-      });
+      })
+      .finally(release);
     const entry = { at: Date.now(), value };
     this.cache.set(connectionId, entry);
     value.catch(() => {

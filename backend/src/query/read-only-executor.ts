@@ -6,6 +6,7 @@ import { Clock } from '../common/clock.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { ConnectionsService } from '../connections/connections.service.js';
+import { UserLimits } from '../limits/user-limits.service.js';
 import type { SqlGuard } from '../sql-guard/sql-guard.js';
 import { QueryAuditRepository } from '../storage/repositories/query-audit.repository.js';
 
@@ -42,9 +43,20 @@ export class ReadOnlyExecutor {
     private readonly connections: ConnectionsService,
     private readonly audit: QueryAuditRepository,
     private readonly clock: Clock,
+    private readonly limits: UserLimits,
   ) {}
 
   async run(query: ReadOnlyQuery): Promise<QueryResponse> {
+    // Every path that runs user SQL comes here, so the per-user query limit is taken here (RATE_LIMITED when full).
+    const release = this.limits.query(query.userId);
+    try {
+      return await this.runWithinLimit(query);
+    } finally {
+      release();
+    }
+  }
+
+  private async runWithinLimit(query: ReadOnlyQuery): Promise<QueryResponse> {
     const started = performance.now();
     const { adapter, target } = await this.connections.adapterFor(query.userId, query.connectionId);
     const limit = Math.min(query.limit ?? this.config.ROW_LIMIT, this.config.ROW_LIMIT_MAX);

@@ -32,6 +32,8 @@ export interface StreamFaults {
   breakAfter?: number;
   /** Stop sending after this many deltas and keep the connection open (a stalled stream). */
   stallAfter?: number;
+  /** Never finish: after the last delta start again from the first, for as long as the client listens. */
+  endless?: boolean;
 }
 
 export interface Usage {
@@ -120,6 +122,10 @@ export const reply = {
   /** HTTP 429 with a Retry-After header. */
   rateLimited(retryAfterSeconds: number | string = 0): FakeErrorResponse {
     return { kind: 'error', status: 429, message: 'Rate limit reached for requests', retryAfter: retryAfterSeconds };
+  },
+  /** Text that streams for ever (the tokens repeated, paced), never finishing: a model that never stops. */
+  endless(content: string | string[], options: Omit<FakeTextResponse, 'kind' | 'tokens' | 'endless'> = {}): FakeTextResponse {
+    return { kind: 'text', tokens: Array.isArray(content) ? content : splitTokens(content), ...options, endless: true };
   },
   /** Never answers (not even headers): for timeouts. */
   hang(): FakeHangResponse {
@@ -343,7 +349,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.write(head);
 
-    const limit = Math.min(frames.length, faults.breakAfter ?? Infinity, faults.stallAfter ?? Infinity);
+    const endless = faults.endless === true && frames.length > 0;
+    const limit = endless ? Infinity : Math.min(frames.length, faults.breakAfter ?? Infinity, faults.stallAfter ?? Infinity);
+    const frameAt = (i: number) => frames[i % frames.length];
     const start = performance.now() + pacing.firstDelay;
     let sent = 0;
     let timer: NodeJS.Timeout | undefined;
@@ -363,10 +371,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       if (res.destroyed) return;
       // Write every frame that is due in one write: cheap when many streams share the event loop.
       const now = performance.now();
-      let due = pacing.interval === 0 ? limit : Math.min(limit, Math.floor((now - start) / pacing.interval) + 1);
+      // Unpaced and endless: one round of the tokens per tick, so the event loop keeps turning.
+      const unpaced = endless ? sent + frames.length : limit;
+      let due = pacing.interval === 0 ? unpaced : Math.min(limit, Math.floor((now - start) / pacing.interval) + 1);
       if (now < start) due = 0;
       if (due > sent) {
-        const text = frames.slice(sent, due).join('');
+        const text = endless ? Array.from({ length: due - sent }, (_, i) => frameAt(sent + i)).join('') : frames.slice(sent, due).join('');
         res.write(stamp ? text.replaceAll(stamp, (performance.timeOrigin + performance.now()).toFixed(3)) : text);
         sent = due;
       }

@@ -13,12 +13,18 @@ const HINTS: Record<string, string> = {
   QUERY_CANCELLED: 'The query was cancelled. Ask again when you are ready.',
   SECRET_UNREADABLE: 'The stored password can no longer be decrypted (the server key changed). Edit the connection and enter the password again.',
   INTERNAL: 'Something went wrong on the server. Try again; if it keeps happening, check the server log.',
-  RATE_LIMITED: 'The provider is rate-limiting requests. Wait a moment and try again.',
+  RATE_LIMITED:
+    'A per-user limit of this server was reached (queries, answers or database connections at once, or tool and model calls in one answer). Wait until what is running has finished, then try again.',
   NETWORK_ERROR: 'Check that the server is running and reachable, then try again.',
   STREAM_CLOSED: 'The connection dropped before the answer finished. Reload the thread to see what was saved, then ask again.',
   NOT_FOUND: 'It may have been deleted. Pick another item from the list.',
 };
 
-export function errorHint(code: string): string | undefined {
+/** The hint for an error code; a RATE_LIMITED answer that says when to retry (`details.retry_after_s`) gets that in it. */
+export function errorHint(code: string, details?: unknown): string | undefined {
+  const retryAfter = (details as { retry_after_s?: unknown } | undefined)?.retry_after_s;
+  if (code === 'RATE_LIMITED' && typeof retryAfter === 'number') {
+    return `A per-user limit of this server was reached, not the model provider's. Try again in ${retryAfter} s.`;
+  }
   return HINTS[code];
 }

@@ -4,14 +4,16 @@ import './ui.css';
 interface Props {
   code?: string;
   message: string;
+  /** The error's details (a RATE_LIMITED answer carries retry_after_s). */
+  details?: unknown;
   /** Overrides the hint looked up from the code. */
   hint?: string;
   onRetry?: () => void;
 }
 
 /** An error where it happened: what went wrong, and what to do next. */
-export function ErrorBox({ code, message, hint, onRetry }: Props) {
-  const next = hint ?? (code ? errorHint(code) : undefined);
+export function ErrorBox({ code, message, details, hint, onRetry }: Props) {
+  const next = hint ?? (code ? errorHint(code, details) : undefined);
   return (
     <div className="error-box" role="alert" data-testid="error-box" data-code={code}>
       <div className="error-title">

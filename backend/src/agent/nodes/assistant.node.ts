@@ -4,6 +4,7 @@ import { tool as defineTool } from '@langchain/core/tools';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { Dialect } from '@aigis/contracts';
 import { AppError } from '../../common/app-error.js';
+import { turnBudgetOf } from '../../limits/turn-budget.js';
 import { selectContext } from '../context-window.js';
 import type { ModelResolver } from '../model-resolver.js';
 import { assistantPrompt } from '../prompts.js';
@@ -42,6 +43,7 @@ export function assistantNode(deps: AssistantDeps) {
     );
     const history = selectContext(state.messages, deps.contextBudgetTokens);
     const runnable = toolsAvailable && model.bindTools ? model.bindTools(tools) : model;
+    turnBudgetOf(config)?.modelCall();
     const response = (await runnable.invoke([system, ...history], config)) as AIMessageChunk;
     return { messages: [normalise(response)] };
   };

@@ -2,6 +2,7 @@ import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { ToolResultContent } from '@aigis/contracts';
 import { describeIssues } from '../../common/zod.js';
+import { turnBudgetOf } from '../../limits/turn-budget.js';
 import type { ToolStreamEvent } from '../events.js';
 import type { AigisStateType, AigisStateUpdate } from '../state.js';
 import { type AgentTool, toolError, type ToolOutcome } from '../tools/agent-tool.js';
@@ -9,7 +10,8 @@ import { INVALID_ARGUMENTS_KEY } from './assistant.node.js';
 
 /**
  * Runs the tool calls of the last assistant message in order. A call to an unknown tool or with
- * malformed arguments is answered with a correction the model can act on, never a crash.
+ * malformed arguments is answered with a correction the model can act on, never a crash; calls
+ * beyond the turn's budget (per message, per turn) are answered with a RATE_LIMITED tool error.
  */
 export function toolsNode(tools: AgentTool[]) {
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -21,12 +23,18 @@ export function toolsNode(tools: AgentTool[]) {
     let current = state;
     let update: AigisStateUpdate = {};
     const emit = (event: ToolStreamEvent) => config.writer?.(event);
+    const budget = turnBudgetOf(config);
+    const admitted = budget ? budget.admitToolCalls(calls) : { run: calls, refused: [] };
+    const refusals = new Map(admitted.refused.map((r) => [r.call, r.message]));
     for (const call of calls) {
       config.signal?.throwIfAborted();
       const id = call.id!;
       const invalid = call.args?.[INVALID_ARGUMENTS_KEY] !== undefined;
       emit({ type: 'tool_call', data: { id, name: call.name, args: invalid ? {} : call.args } });
-      const outcome = await runOne(byName, call.name, call.args, invalid, { state: current, config, threadId, signal: config.signal });
+      const refusal = refusals.get(call);
+      const outcome = refusal
+        ? toolError('RATE_LIMITED', refusal)
+        : await runOne(byName, call.name, call.args, invalid, { state: current, config, threadId, signal: config.signal });
       emit({ type: 'tool_result', data: { id, name: call.name, content: outcome.result satisfies ToolResultContent } });
       messages.push(
         new ToolMessage({

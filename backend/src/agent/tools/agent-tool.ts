@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { ToolResultContent } from '@aigis/contracts';
 import type { z } from 'zod';
+import { turnBudgetOf } from '../../limits/turn-budget.js';
 import { INNER_CALL_TAGS } from '../events.js';
 import type { AigisStateType, AigisStateUpdate } from '../state.js';
 
@@ -31,8 +32,13 @@ export function toolError(code: string, message: string, sql?: string): ToolOutc
   return { content: `Error (${code}): ${message}`, result: { type: 'error', code, message, ...(sql ? { sql } : {}) } };
 }
 
-/** Calls a model inside a tool: same callbacks and abort signal, marked so its tokens are not shown as the answer. */
+/**
+ * Calls a model inside a tool: same callbacks and abort signal, marked so its tokens are not shown as the answer.
+ * Every inner model call is made with this config, so this is also where it is counted against the turn's
+ * model calls (RATE_LIMITED, stopping the turn, once they are spent).
+ */
 export function innerCallConfig(context: ToolRunContext): LangGraphRunnableConfig {
+  turnBudgetOf(context.config)?.modelCall();
   return { ...context.config, signal: context.signal, tags: [...(context.config.tags ?? []), ...INNER_CALL_TAGS] };
 }
 

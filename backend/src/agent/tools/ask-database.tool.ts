@@ -27,7 +27,7 @@ export interface AskDatabaseDeps {
 }
 
 /** Errors that no rewrite of the SQL can fix: report them at once. */
-const NOT_THE_SQL = new Set(['CONNECTION_FAILED', 'SECRET_UNREADABLE', 'NOT_FOUND', 'QUERY_CANCELLED']);
+const NOT_THE_SQL = new Set(['CONNECTION_FAILED', 'SECRET_UNREADABLE', 'NOT_FOUND', 'QUERY_CANCELLED', 'RATE_LIMITED']);
 
 export function askDatabaseTool(deps: AskDatabaseDeps): AgentTool<typeof schema> {
   return {

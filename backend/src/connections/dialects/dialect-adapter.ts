@@ -1,4 +1,5 @@
 import type { Dialect, SchemaTable } from '@aigis/contracts';
+import type { BackendBudget } from '../../limits/backend-budget.js';
 
 /** Where and how to reach one user database. The password is plaintext here: only in memory, never logged. */
 export interface ConnectionTarget {
@@ -21,6 +22,8 @@ export interface ConnectionTarget {
 export interface AdapterSettings {
   connectTimeoutMs: number;
   poolMax: number;
+  /** The owner's budget of open server connections, shared by all their pools (none: unbounded, e.g. in tests). */
+  backends?: BackendBudget;
 }
 
 export interface ExecuteOptions {

@@ -16,6 +16,8 @@ import type {
   ServerProbe,
 } from './dialect-adapter.js';
 import { checkoutWithin } from './pool-checkout.js';
+import { gateMysqlPool } from './backend-gates.js';
+import type { PoolGate } from '../../limits/pool-gate.js';
 import { backupTimerMs, cancelledError, delay, supervise, timeoutError } from './execution-control.js';
 import { bigintToJson, bytesToJson, decimalToJson, rowsToObjects, toJsonSafe, uniqueColumnNames } from './json-safe.js';
 import { quoteQualified } from './quote-ident.js';
@@ -49,6 +51,8 @@ export class MysqlAdapter implements DialectAdapter {
   private readonly readOnlySessions = new WeakSet<PoolConnection>();
   private readonly sessionTimeouts = new WeakMap<PoolConnection, number>();
   private flavor: Promise<{ flavor: Flavor; version: string }> | null = null;
+  /** The owner's connection budget, when the adapter serves a user (see limits/). */
+  private readonly gate: PoolGate<PoolConnection> | undefined;
   private closed = false;
 
   constructor(
@@ -73,6 +77,7 @@ export class MysqlAdapter implements DialectAdapter {
     };
     this.pool = mysql.createPool({ ...this.config, connectionLimit: settings.poolMax, maxIdle: settings.poolMax, idleTimeout: 30_000, queueLimit: 0 });
     this.pool.on('connection', (conn) => (conn as unknown as NodeJS.EventEmitter).on('error', noop));
+    this.gate = gateMysqlPool(this.pool, settings);
   }
 
   async executeReadOnly(sql: string, options: ExecuteOptions): Promise<ExecuteResult> {
@@ -186,6 +191,7 @@ export class MysqlAdapter implements DialectAdapter {
     if (this.closed) return;
     this.closed = true;
     await new Promise<void>((resolve) => this.pool.end(() => resolve()));
+    this.gate?.close();
   }
 
   /** `sampleConcurrency` workers, each keeping one connection for all the tables it samples. */
@@ -290,8 +296,8 @@ export class MysqlAdapter implements DialectAdapter {
   private async checkout(signal: AbortSignal | undefined, waitMs: number): Promise<PoolConnection> {
     if (this.closed) throw new AppError('CONNECTION_FAILED', 'this connection was closed; try again');
     const conn = await checkoutWithin(
-      new Promise<PoolConnection>((resolve, reject) => this.pool.getConnection((err, c) => (err ? reject(err) : resolve(c)))),
-      { signal, waitMs, settings: this.settings, target: this.target, release: (c) => c.release() },
+      () => new Promise<PoolConnection>((resolve, reject) => this.pool.getConnection((err, c) => (err ? reject(err) : resolve(c)))),
+      { signal, waitMs, settings: this.settings, target: this.target, release: (c) => c.release(), gate: this.gate },
     );
     if (!this.readOnlySessions.has(conn)) {
       try {

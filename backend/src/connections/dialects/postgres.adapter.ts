@@ -15,6 +15,8 @@ import type {
   ServerProbe,
 } from './dialect-adapter.js';
 import { checkoutWithin } from './pool-checkout.js';
+import { gatePgPool } from './backend-gates.js';
+import type { PoolGate } from '../../limits/pool-gate.js';
 import { backupTimerMs, cancelledError, supervise, timeoutError } from './execution-control.js';
 import { rowsToObjects, uniqueColumnNames } from './json-safe.js';
 import { jsonSafePgTypes } from './postgres-types.js';
@@ -36,6 +38,8 @@ export class PostgresAdapter implements DialectAdapter {
   readonly dialect = 'postgres' as const;
   private readonly pool: pg.Pool;
   private readonly clientConfig: pg.ClientConfig;
+  /** The owner's connection budget, when the adapter serves a user (see limits/). */
+  private readonly gate: PoolGate<pg.PoolClient> | undefined;
   private closed = false;
 
   constructor(
@@ -69,6 +73,7 @@ export class PostgresAdapter implements DialectAdapter {
     this.pool = new pg.Pool({ ...clientConfig, connectionTimeoutMillis: 0, max: settings.poolMax, idleTimeoutMillis: 30_000, Client: BoundedClient });
     // An idle connection dropped by the server must not crash the process; the next checkout reconnects.
     this.pool.on('error', () => undefined);
+    this.gate = gatePgPool(this.pool, settings);
   }
 
   async executeReadOnly(sql: string, options: ExecuteOptions): Promise<ExecuteResult> {
@@ -168,6 +173,7 @@ export class PostgresAdapter implements DialectAdapter {
     if (this.closed) return;
     this.closed = true;
     await this.pool.end();
+    this.gate?.close();
   }
 
   /**
@@ -254,7 +260,14 @@ export class PostgresAdapter implements DialectAdapter {
 
   private async checkout(signal: AbortSignal | undefined, waitMs: number): Promise<pg.PoolClient> {
     if (this.closed) throw new AppError('CONNECTION_FAILED', 'this connection was closed; try again');
-    const client = await checkoutWithin(this.pool.connect(), { signal, waitMs, settings: this.settings, target: this.target, release: (c) => c.release() });
+    const client = await checkoutWithin(() => this.pool.connect(), {
+      signal,
+      waitMs,
+      settings: this.settings,
+      target: this.target,
+      release: (c) => c.release(),
+      gate: this.gate,
+    });
     // A checked-out client without a listener would crash the process if its socket failed between queries.
     client.on('error', noop);
     return client;

@@ -17,6 +17,11 @@ export class ConnectionsRepository {
     return this.db.selectFrom('connections').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   }
 
+  async countByUser(userId: string): Promise<number> {
+    const row = await this.db.selectFrom('connections').select((eb) => eb.fn.countAll<number | string>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async insert(row: ConnectionsTable): Promise<void> {
     await this.db.insertInto('connections').values(row).execute();
   }

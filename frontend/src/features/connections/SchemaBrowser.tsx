@@ -67,7 +67,7 @@ export function SchemaBrowser({ connectionId }: { connectionId: string }) {
         </button>
       </header>
 
-      {error && <ErrorBox code={error.code} message={error.message} onRetry={() => load(false)} />}
+      {error && <ErrorBox code={error.code} message={error.message} details={error.details} onRetry={() => load(false)} />}
 
       {schema && (
         <div className="schema" data-testid="schema-browser">

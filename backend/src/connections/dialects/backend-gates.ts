@@ -1,0 +1,35 @@
+import type { PoolConnection, Pool as MysqlPool } from 'mysql2';
+import type pg from 'pg';
+import { PoolGate } from '../../limits/pool-gate.js';
+import type { AdapterSettings } from './dialect-adapter.js';
+
+/**
+ * Keeps a pg pool within its owner's connection budget (none when the settings carry no budget).
+ * pg-pool has no call that closes one idle client; it removes and ends an idle client that reports an
+ * error, so that is how an idle client is shed.
+ */
+export function gatePgPool(pool: pg.Pool, settings: AdapterSettings): PoolGate<pg.PoolClient> | undefined {
+  if (!settings.backends) return undefined;
+  const gate = new PoolGate<pg.PoolClient>(settings.backends, settings.poolMax, (client) =>
+    client.emit('error', new Error('closed to stay within the per-user connection limit')),
+  );
+  pool.on('release', (err, client) => gate.released(client, Boolean(err)));
+  pool.on('remove', (client) => gate.closed(client));
+  return gate;
+}
+
+/**
+ * The same for a mysql2 pool: an idle connection is shed with destroy(), which takes it out of the pool.
+ * A connection counts as closed when its socket has closed (mysql2 emits no event of its own for every path).
+ */
+export function gateMysqlPool(pool: MysqlPool, settings: AdapterSettings): PoolGate<PoolConnection> | undefined {
+  if (!settings.backends) return undefined;
+  const gate = new PoolGate<PoolConnection>(settings.backends, settings.poolMax, (connection) => connection.destroy());
+  pool.on('connection', (connection) => {
+    const socket = (connection as unknown as { stream?: NodeJS.EventEmitter }).stream;
+    if (socket) socket.once('close', () => gate.closed(connection));
+    else (connection as unknown as NodeJS.EventEmitter).once('end', () => gate.closed(connection));
+  });
+  pool.on('release', (connection) => gate.released(connection, false));
+  return gate;
+}

@@ -32,6 +32,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ MASTER_ENCRYPTION_KEY: 'short' })).toThrow(/MASTER_ENCRYPTION_KEY/);
   });
 
+  it('has per-user limits by default and refuses settings that cannot work together', () => {
+    const config = loadConfig({});
+    expect([config.USER_MAX_CONCURRENT_QUERIES, config.USER_MAX_CONCURRENT_STREAMS, config.USER_MAX_DB_CONNECTIONS, config.USER_MAX_SAVED_CONNECTIONS]).toEqual([4, 3, 10, 50]);
+    expect([config.LLM_MAX_TOOL_CALLS_PER_MESSAGE, config.LLM_MAX_TOOL_CALLS_PER_TURN, config.LLM_MAX_MODEL_CALLS_PER_TURN, config.LLM_MAX_TURN_MS]).toEqual([8, 16, 30, 300_000]);
+    expect(() => loadConfig({ USER_MAX_CONCURRENT_QUERIES: '0' })).toThrow(/USER_MAX_CONCURRENT_QUERIES/);
+    expect(() => loadConfig({ POOL_MAX: '20' })).toThrow(/USER_MAX_DB_CONNECTIONS: must be at least POOL_MAX/);
+    expect(() => loadConfig({ LLM_MAX_TURN_MS: '20000' })).toThrow(/LLM_MAX_TURN_MS: must exceed STATEMENT_TIMEOUT_MS/);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).mode).toBe('embedded');
   });

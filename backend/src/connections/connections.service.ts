@@ -152,8 +152,7 @@ export class ConnectionsService {
         warnings: probe.warnings,
       };
     } finally {
-      await adapter.close();
-      release();
+      await adapter.close().finally(release);
     }
   }
 

@@ -146,6 +146,13 @@ describe('per-user limits on queries, streams and tool calls', () => {
     await until(() => usage().streams === 0 && usage().queries === 0);
     // The threads take the next message.
     expect(types((await streamMessage(app.url, alice.token!, threadB, 'SQL: SELECT 1 AS one')).events)).toEqual(['tool_call', 'tool_result', 'end']);
+
+    // Failures give their slots back too: a refused statement, a failing one, an upstream that errors.
+    expect((await alice.post(`/api/connections/${aliceConnection}/query`, { sql: 'DELETE FROM track' })).status).toBe(400);
+    expect((await alice.post(`/api/connections/${aliceConnection}/query`, { sql: 'SELECT no_such_column FROM track' })).status).toBe(422);
+    fake.enqueue(reply.error(500));
+    expect(types((await streamMessage(app.url, alice.token!, threadA, 'fail please')).events)).toEqual(['error']);
+    expect(usage()).toMatchObject({ queries: 0, streams: 0 });
   });
 
   it('runs only the first tool calls of a message with 60, answering the rest with a tool error the model reads', async () => {

@@ -32,7 +32,7 @@ export interface StreamFaults {
   breakAfter?: number;
   /** Stop sending after this many deltas and keep the connection open (a stalled stream). */
   stallAfter?: number;
-  /** Never finish: after the last delta start again from the first, for as long as the client listens. */
+  /** Never finish: after the last delta start again from the first, for as long as the client listens (streamed requests only). */
   endless?: boolean;
 }
 

@@ -187,6 +187,30 @@ describe('fake OpenAI server', () => {
     expect(text).not.toContain('" c"');
   });
 
+  it('streams an endless answer, repeating its tokens paced, until the client leaves', async () => {
+    fake.enqueue(reply.endless('x y', { tokensPerSecond: 100 }));
+    const controller = new AbortController();
+    const res = await fetch(`${fake.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm-a', messages: [], stream: true }),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    let text = '';
+    const started = Date.now();
+    while (Date.now() - started < 400) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    await fake.waitFor(() => fake.completions()[0]!.clientClosed);
+    const tokens = text.match(/"content":"( ?[xy])"/g) ?? [];
+    // 400 ms at 100 tokens/s: well past the two scripted tokens, in order, and never finished.
+    expect(tokens.length).toBeGreaterThan(20);
+    expect(tokens.length).toBeLessThan(60);
+    expect(tokens.slice(0, 4)).toEqual(['"content":"x"', '"content":" y"', '"content":"x"', '"content":" y"']);
+    expect(text).not.toContain('finish_reason":"stop"');
+    expect(text).not.toContain('[DONE]');
+  });
+
   it('lists its models for OpenAI (/v1/models) and Ollama (/api/tags) clients', async () => {
     fake.setModels(['x', 'y']);
     const openai = (await (await fetch(`${fake.url}/models`)).json()) as { data: { id: string }[] };

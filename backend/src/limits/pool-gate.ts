@@ -28,11 +28,6 @@ export class PoolGate<C extends object> implements IdleConnectionSource {
     this.unregister = budget.register(this);
   }
 
-  /** Connections of this pool holding a token (for tests). */
-  get size(): number {
-    return this.open.size;
-  }
-
   /**
    * `connect` asks the pool for a connection. The caller bounds the wait with its own timer and signal;
    * `waitMs` (a little longer) only ends a wait nobody is listening to any more.

@@ -99,7 +99,12 @@ describe('per-user limits on queries, streams and tool calls', () => {
     const parallel = Array.from({ length: 6 }, () => alice.post(`/api/connections/${aliceConnection}/query`, { sql: SLOW_SQL }));
     await delay(100);
     const other = await bob.post(`/api/connections/${bobConnection}/query`, { sql: 'SELECT COUNT(*) AS n FROM track' });
+    // An introspection and a connection test are queries too.
+    const schema = await alice.get(`/api/connections/${aliceConnection}/schema?refresh=true`);
+    const test = await alice.post(`/api/connections/${aliceConnection}/test`);
     const answers = await Promise.all(parallel);
+    expect([schema.status, test.status]).toEqual([429, 429]);
+    expect(schema.body.error.code).toBe('RATE_LIMITED');
 
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 429, 429, 429, 429]);
     const refused = answers.find((a) => a.status === 429)!;

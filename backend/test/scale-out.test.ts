@@ -63,7 +63,7 @@ describe('several API processes share storage and checkpoints (server mode)', ()
     // Each process probes the model server on its own (availability is per process).
     await onA.register();
     await Promise.all([a, b].map((app) => modelsReady(app.url, onA.token!, ['qwen3-8b', 'gpt-oss-20b'])));
-  });
+  }, 240_000);
 
   afterAll(async () => {
     await a?.stop();

@@ -66,7 +66,7 @@ export async function startAppProcess(env: Record<string, string> = {}): Promise
   return { url, dataDir, pid: child.pid!, output: () => output, stop };
 }
 
-async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000): Promise<void> {
+async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {

@@ -22,6 +22,7 @@ export function toThreadMessages(messages: BaseMessage[]): ThreadMessage[] {
         content: messageText(message.content),
         ...(calls.length ? { tool_calls: calls } : {}),
         ...(message.response_metadata?.stopped ? { stopped: true } : {}),
+        ...(message.response_metadata?.unreadable ? { unreadable: true } : {}),
       });
     } else if (ToolMessage.isInstance(message)) {
       out.push({

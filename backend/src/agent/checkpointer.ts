@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import type pg from 'pg';
 import { checkpointsSqlitePath } from '../config/app-files.js';
 import type { AppConfig } from '../config/env.schema.js';
-import { type CheckpointIdLister, TolerantCheckpointSaver } from './tolerant-checkpoint-saver.js';
+import { type CheckpointIdLister, type CheckpointPruner, ThreadCheckpointSaver } from './thread-checkpoint-saver.js';
 
 export interface Checkpointer {
   saver: BaseCheckpointSaver;
@@ -20,7 +20,12 @@ export async function createCheckpointer(config: AppConfig): Promise<Checkpointe
     const saver = PostgresSaver.fromConnString(config.DATABASE_URL, { schema: CHECKPOINT_SCHEMA });
     await saver.setup();
     // PostgreSQL's autovacuum reuses the space of deleted checkpoints; nothing to do after a delete.
-    return { saver: new TolerantCheckpointSaver(saver, postgresCheckpointIds(saver)), deleteThread: (id) => saver.deleteThread(id), close: () => saver.end() };
+    const pool = (saver as unknown as { pool: pg.Pool }).pool; // private in the saver; only our reads of its tables need it
+    return {
+      saver: new ThreadCheckpointSaver(saver, postgresCheckpointIds(pool), postgresPruner(pool)),
+      deleteThread: (id) => saver.deleteThread(id),
+      close: () => saver.end(),
+    };
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const saver = SqliteSaver.fromConnString(checkpointsSqlitePath(config));
@@ -31,7 +36,7 @@ export async function createCheckpointer(config: AppConfig): Promise<Checkpointe
   // The WAL file shrinks back to this after a checkpoint instead of keeping its largest size for ever.
   saver.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   return {
-    saver: new TolerantCheckpointSaver(saver, sqliteCheckpointIds(saver)),
+    saver: new ThreadCheckpointSaver(saver, sqliteCheckpointIds(saver), sqlitePruner(saver)),
     deleteThread: async (id) => {
       await saver.deleteThread(id);
       // Gives the freed pages back to the file system (the file shrinks), then empties the WAL that held them.
@@ -70,14 +75,49 @@ function sqliteCheckpointIds(saver: SqliteSaver): CheckpointIdLister {
   };
 }
 
-function postgresCheckpointIds(saver: PostgresSaver): CheckpointIdLister {
-  // The saver keeps its pool private; only this read of its own table needs it.
-  const pool = (saver as unknown as { pool: pg.Pool }).pool;
+function sqlitePruner(saver: SqliteSaver): CheckpointPruner {
+  return async (threadId, ns, keep) => {
+    const oldestKept = saver.db
+      .prepare('SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1 OFFSET ?')
+      .pluck()
+      .get(threadId, ns, keep - 1) as string | undefined;
+    if (!oldestKept) return;
+    saver.db.transaction(() => {
+      saver.db.prepare('DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ?').run(threadId, ns, oldestKept);
+      saver.db.prepare('DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ?').run(threadId, ns, oldestKept);
+    })();
+    saver.db.pragma('incremental_vacuum');
+  };
+}
+
+function postgresCheckpointIds(pool: pg.Pool): CheckpointIdLister {
   return async (threadId, ns) => {
     const { rows } = await pool.query<{ checkpoint_id: string }>(
       `SELECT checkpoint_id FROM ${CHECKPOINT_SCHEMA}.checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT ${FALLBACK_DEPTH}`,
       [threadId, ns],
     );
     return rows.map((r) => r.checkpoint_id);
+  };
+}
+
+/** Channel values live in blobs shared between checkpoints by version: only those no kept checkpoint names go. */
+function postgresPruner(pool: pg.Pool): CheckpointPruner {
+  const s = CHECKPOINT_SCHEMA;
+  return async (threadId, ns, keep) => {
+    await pool.query(
+      `WITH oldest_kept AS (
+         SELECT checkpoint_id FROM ${s}.checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1 OFFSET $3
+       ), gone_writes AS (
+         DELETE FROM ${s}.checkpoint_writes WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id < (SELECT checkpoint_id FROM oldest_kept)
+       )
+       DELETE FROM ${s}.checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id < (SELECT checkpoint_id FROM oldest_kept)`,
+      [threadId, ns, keep - 1],
+    );
+    await pool.query(
+      `DELETE FROM ${s}.checkpoint_blobs b WHERE b.thread_id = $1 AND b.checkpoint_ns = $2 AND NOT EXISTS (
+         SELECT 1 FROM ${s}.checkpoints c
+         WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns AND c.checkpoint->'channel_versions'->>b.channel = b.version)`,
+      [threadId, ns],
+    );
   };
 }

@@ -12,18 +12,27 @@ export type CheckpointIdLister = (threadId: string, checkpointNs: string) => Pro
 
 export const UNREADABLE_TEXT = 'This part of the conversation could not be read back from storage, so it is not shown. The conversation goes on from before it.';
 
+/** Deletes a thread's checkpoints (and their writes) but the `keep` newest. */
+export type CheckpointPruner = (threadId: string, checkpointNs: string, keep: number) => Promise<void>;
+
+/** Checkpoints kept when a turn starts: its own first one and the previous turn's last (the fallback if that breaks). */
+export const CHECKPOINTS_KEPT = 2;
+
 /**
- * A checkpointer that still opens a thread whose newest checkpoint cannot be read (a damaged blob, a value too large
- * to deserialise): it falls back to the newest readable one and appends a message marked `unreadable`, so the thread
- * loads, shows where something is missing, and takes the next message (whose checkpoint then follows the readable
- * one). Everything else is passed through.
+ * How a thread's checkpoints are kept, around LangGraph's saver:
+ * - A thread whose newest checkpoint cannot be read (a damaged blob, a value too large to deserialise) still opens:
+ *   the newest readable one is used, with a message marked `unreadable` appended, so the thread loads, shows where
+ *   something is missing, and takes the next message (whose checkpoint then follows the readable one).
+ * - Superseded checkpoints are deleted when a turn starts (each holds the whole conversation, so keeping them all
+ *   would store every result again in every later step); only the state of the thread is ever read back.
  */
-export class TolerantCheckpointSaver extends BaseCheckpointSaver {
+export class ThreadCheckpointSaver extends BaseCheckpointSaver {
   private readonly logger = new Logger('Checkpoints');
 
   constructor(
     readonly inner: BaseCheckpointSaver,
     private readonly checkpointIds: CheckpointIdLister,
+    private readonly prune: CheckpointPruner,
   ) {
     super(inner.serde);
   }
@@ -43,8 +52,20 @@ export class TolerantCheckpointSaver extends BaseCheckpointSaver {
     return this.inner.list(config, options);
   }
 
-  put(...args: PutArgs): Promise<RunnableConfig> {
-    return this.inner.put(...args);
+  async put(...args: PutArgs): Promise<RunnableConfig> {
+    const next = await this.inner.put(...args);
+    const [config, , metadata] = args;
+    // 'input' starts a run, 'update' is a write outside one (a SQL: message): once per turn.
+    if (metadata?.source === 'input' || metadata?.source === 'update') {
+      const { thread_id: threadId, checkpoint_ns: ns = '' } = config.configurable ?? {};
+      try {
+        await this.prune(String(threadId), String(ns), CHECKPOINTS_KEPT);
+      } catch (error) {
+        // Old checkpoints cost space, not correctness: the answer goes on.
+        this.logger.warn(`Thread ${threadId}: old checkpoints not deleted (${(error as Error).message})`);
+      }
+    }
+    return next;
   }
 
   putWrites(...args: PutWritesArgs): Promise<void> {

@@ -32,6 +32,7 @@ beforeAll(async () => {
   // A large value stored in a table, not only computed: what a hostile database file would hold.
   db.exec(`CREATE TABLE doc (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO doc VALUES (1, replace(hex(zeroblob(2500000)), '0', 'd'))`);
   db.close();
+  await pgDb.query(`CREATE TABLE doc AS SELECT 1 AS id, repeat('d', 5000000) AS body, jsonb_build_object('k', repeat('j', 5000000)) AS meta`);
   adapters.postgres = createAdapter(pgDb.target({ id: 'bounds-pg' }), SETTINGS);
   adapters.mysql = createAdapter(myDb.target({ id: 'bounds-my' }), SETTINGS);
   adapters.sqlite = createAdapter(sqliteTarget(file, { id: 'bounds-lite' }), SETTINGS);
@@ -133,5 +134,16 @@ describe('sqlite: values are cut in the SQLite process, before they cross to the
     // Three cut cells (V8 writes a string with "…" as UTF-16: 2 bytes a character) and the envelope; without the
     // cut in the child this message would carry 15 MB.
     expect(sizes[0]).toBeLessThan(3 * 2 * CELL + 1024);
+  });
+});
+
+describe.each(['postgres', 'sqlite'] as const)('%s: schema samples of huge values', (dialect) => {
+  it('are cut before they are parsed, and show a short excerpt', async () => {
+    const { tables } = await adapters[dialect].introspect({ sampleRows: 3, sampleConcurrency: 2, sampleTimeoutMs: 10_000 });
+    const doc = tables.find((t) => t.name === 'doc')!;
+    expect(doc.sample_error).toBeUndefined();
+    const body = doc.sample_rows[0].body as string;
+    expect(body.startsWith('ddd')).toBe(true);
+    expect(body.length).toBeLessThanOrEqual(201);
   });
 });

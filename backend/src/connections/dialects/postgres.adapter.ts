@@ -23,6 +23,8 @@ import { quoteQualified } from './quote-ident.js';
 
 /** Sample queries in flight per connection: enough to hide the round trip, few enough to spread slow tables. */
 const SAMPLES_PER_LANE = 4;
+/** A sample value is shown cut to SAMPLE_TEXT_MAX characters anyway; this bounds what is parsed first. */
+const SAMPLE_CELL_MAX_BYTES = 4096;
 const CURSOR_PREFIX = 'DECLARE aigis_cursor NO SCROLL CURSOR FOR ';
 /** Session default for our own statements (catalog queries, probes); user statements set their own with SET LOCAL. */
 const SESSION_STATEMENT_TIMEOUT_MS = 60_000;
@@ -217,9 +219,12 @@ export class PostgresAdapter implements DialectAdapter {
           pending++;
           try {
             const text = `SELECT * FROM ${quoteQualified('postgres', table.schema, table.name)} LIMIT ${sampleRows}`;
-            const result = (await client.query({ text, rowMode: 'array' } as QueryConfigWithMode)) as unknown as pg.QueryArrayResult;
+            // Values arrive unparsed and are cut before parsing: a sample never holds a whole huge value.
+            const result = (await client.query({ text, rowMode: 'array', types: rawTextPgTypes } as QueryConfigWithMode)) as unknown as pg.QueryArrayResult;
             const columns = uniqueColumnNames(result.fields.map((f) => f.name));
-            table.sample_rows = result.rows.map((row) => summarizeSampleRow(columns, row));
+            table.sample_rows = result.rows.map((row) =>
+              summarizeSampleRow(columns, row.map((text, i) => (text === null ? null : parsePgCell(result.fields[i].dataTypeID, text as string, SAMPLE_CELL_MAX_BYTES)))),
+            );
           } catch (err) {
             if (broken) throw broken;
             table.sample_rows = [];

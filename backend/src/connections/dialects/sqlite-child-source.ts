@@ -114,7 +114,7 @@ const handlers = {
   sample(msg) {
     const stmt = db.prepare('SELECT * FROM ' + quote(msg.table) + ' LIMIT ' + Number(msg.limit)).raw(true).safeIntegers(true);
     const columns = stmt.columns().map((c) => c.name);
-    const rows = msg.limit > 0 ? stmt.all() : [];
+    const rows = msg.limit > 0 ? stmt.all().map((row) => row.map((v) => cutValue(v, 4096))) : [];
     const count = msg.countCap > 0
       ? Number(db.prepare('SELECT count(*) FROM (SELECT 1 FROM ' + quote(msg.table) + ' LIMIT ' + Number(msg.countCap) + ')').pluck().get())
       : null;

@@ -5,8 +5,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelRegistry } from '../src/llm/model-registry.js';
 import { ApiClient } from './support/api-client.js';
-import { sharedPath } from './support/env.js';
+import { sharedPath, TEST_PG_URL } from './support/env.js';
 import { startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
+import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
 import { analystResponder } from './support/scripted-analyst.js';
 import { streamMessage } from './support/sse-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -175,5 +176,51 @@ describe('deleting a thread', () => {
       db.close();
     }
     expect(sizeOf()).toBeLessThan(before / 2);
+  });
+});
+
+describe('server mode: PostgreSQL checkpoints', () => {
+  let storage: PgDatabase;
+  let server: TestApp;
+  let client: ApiClient;
+  let connection: string;
+
+  beforeAll(async () => {
+    storage = await createPgDatabase('bounds_ckpt');
+    const url = new URL(TEST_PG_URL);
+    url.pathname = `/${storage.name}`;
+    server = await startTestApp({ SQLITE_ROOT: sqliteRoot, DATABASE_URL: url.toString(), MASTER_ENCRYPTION_KEY: 'ab'.repeat(32), RESULT_CELL_MAX_BYTES: String(CELL) });
+    client = new ApiClient(server.url);
+    await client.register();
+    connection = (await client.post('/api/connections', { name: 'Chinook', dialect: 'sqlite', database: 'chinook.sqlite' })).body.id;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await storage?.drop();
+  });
+
+  const count = async (table: string, threadId: string) =>
+    Number((await storage.query<{ n: string }>(`SELECT count(*) AS n FROM aigis_checkpoints.${table} WHERE thread_id = $1`, [threadId]))[0].n);
+
+  it('keeps the thread whole while superseded checkpoints and their blobs go, and deletes all of it with the thread', async () => {
+    const threadId = (await client.post('/api/chat', { connection_id: connection })).body.thread_id as string;
+    for (let i = 0; i < 4; i++) {
+      const answer = await streamMessage(server.url, client.token!, threadId, `SQL: SELECT ${HUGE(CELL * 2)} AS a, ${i} AS i`);
+      expect(answer.events.at(-1)!.type).toBe('end');
+    }
+    expect(await count('checkpoints', threadId)).toBe(2);
+    // Every blob left is named by a kept checkpoint.
+    const orphans = await storage.query<{ n: string }>(
+      `SELECT count(*) AS n FROM aigis_checkpoints.checkpoint_blobs b WHERE b.thread_id = $1 AND NOT EXISTS (
+         SELECT 1 FROM aigis_checkpoints.checkpoints c WHERE c.thread_id = b.thread_id AND c.checkpoint->'channel_versions'->>b.channel = b.version)`,
+      [threadId],
+    );
+    expect(Number(orphans[0].n)).toBe(0);
+    const thread = (await client.get(`/api/chat/${threadId}`)).body;
+    expect(thread.messages.filter((m: { role: string }) => m.role === 'tool').map((m: { result: { rows: { i: number }[] } }) => m.result.rows[0].i)).toEqual([0, 1, 2, 3]);
+
+    expect((await client.delete(`/api/chat/${threadId}`)).status).toBe(204);
+    for (const table of ['checkpoints', 'checkpoint_blobs', 'checkpoint_writes']) expect(await count(table, threadId)).toBe(0);
   });
 });

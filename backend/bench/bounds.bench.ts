@@ -47,6 +47,20 @@ function dirBytes(dir: string): number {
 
 const mb = (bytes: number) => bytes / 1_000_000;
 
+/** The first start generates the Demo store; on a busy machine that outlasts startServer's own wait. */
+async function waitForHealth(url: string, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the server did not answer ${url}/api/health within ${timeoutMs / 1000} s`);
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-bench-bounds-'));
   // Producing 300 MB inside SQLite is CPU work that a busy machine stretches past the default 30 s; memory and
@@ -54,6 +68,7 @@ async function main(): Promise<void> {
   const server = await startServer({ DATA_DIR: dataDir, STATEMENT_TIMEOUT_MS: '600000', LLM_STALL_TIMEOUT_MS: '660000' });
   const pid = server.child.pid!;
   try {
+    await waitForHealth(server.url);
     const api = new ApiClient(server.url);
     await api.register();
     const demo = ((await api.get('/api/connections')).body as { id: string; is_demo: boolean }[]).find((c) => c.is_demo);

@@ -113,6 +113,18 @@ describe('what the model sees of a huge result', () => {
     for (const request of requests) expect(Buffer.byteLength(JSON.stringify(request.body))).toBeLessThan(60_000);
     const toolText = requests.flatMap((r) => r.messages).find((m) => m.role === 'tool' && m.content.startsWith('Ran:'))!.content;
     expect(toolText).toContain('…[10,000,000 bytes]');
+
+    // The table and the chart of it are stored with one copy of the rows; the thread shows both whole.
+    const db = checkpoints();
+    try {
+      const newest = db.prepare('SELECT CAST(checkpoint AS TEXT) FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id DESC LIMIT 1').pluck().get(threadId) as string;
+      expect(occurrences(newest, CUT_A)).toBe(1);
+    } finally {
+      db.close();
+    }
+    const tools = (await api.get(`/api/chat/${threadId}`)).body.messages.filter((m: { role: string }) => m.role === 'tool');
+    expect(tools.map((m: { result: { type: string } }) => m.result.type)).toEqual(['sql_result', 'vega_lite_spec']);
+    expect(tools[1].result.spec.data.values).toEqual(tools[0].result.rows);
   });
 });
 

@@ -2,6 +2,7 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langcha
 import { messagesStateReducer } from '@langchain/langgraph';
 import type { SqlResultContent } from '@aigis/contracts';
 import { describe, expect, it } from 'vitest';
+import { toThreadMessages } from '../chat/thread-messages.js';
 import { boundTurnStore, lastResultRows, withoutRows } from './stored-results.js';
 
 function table(id: string, rows: number, width = 100): ToolMessage {
@@ -49,5 +50,29 @@ describe('sql_result stored without rows', () => {
     const stored = withoutRows({ sql: 'SELECT v', columns: ['i', 'v'], rows: [{ i: 0 }], row_count: 5, truncated: false })!;
     expect(stored).not.toHaveProperty('rows');
     expect(lastResultRows(messages, stored)).toHaveLength(5);
+  });
+});
+
+describe('a chart of the table before it', () => {
+  it('is stored without its rows, and shown with them again', () => {
+    const data = table('t1', 30);
+    const rows = (data.artifact as SqlResultContent).rows;
+    const chart = new ToolMessage({
+      id: 'c1',
+      tool_call_id: 'c1',
+      name: 'ask_analyst',
+      content: 'Chart drawn',
+      artifact: { type: 'vega_lite_spec', spec: { mark: 'bar', data: { values: rows } } },
+    });
+    const stored = reduce([], [new HumanMessage({ id: 'h', content: 'q' }), data, chart], 1_000_000);
+    expect(JSON.stringify((stored[2] as ToolMessage).artifact)).not.toContain('vvvv');
+    const shown = toThreadMessages(stored);
+    expect(shown[2].result).toEqual({ type: 'vega_lite_spec', spec: { mark: 'bar', data: { values: rows } } });
+  });
+
+  it('keeps rows that are not the table’s', () => {
+    const chart = new ToolMessage({ id: 'c1', tool_call_id: 'c1', name: 'ask_analyst', content: 'x', artifact: { type: 'vega_lite_spec', spec: { data: { values: [{ a: 1 }] } } } });
+    const stored = reduce([], [new HumanMessage({ id: 'h', content: 'q' }), table('t1', 3), chart], 1_000_000);
+    expect(toThreadMessages(stored)[2].result).toEqual({ type: 'vega_lite_spec', spec: { data: { values: [{ a: 1 }] } } });
   });
 });

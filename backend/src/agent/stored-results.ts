@@ -22,8 +22,9 @@ function artifactBytes(artifact: object): number {
 /**
  * What a turn may store: the tool results (tables and charts) of one turn — the messages since its user message —
  * together stay within `maxBytes`. A result that does not fit is stored with the rows that do, marked
- * `truncated_reason: "turn_store_bytes"`; the answer as it streamed is not affected. Applied in the messages
- * reducer, so the agent's tools and `SQL:` messages are bounded alike.
+ * `truncated_reason: "turn_store_bytes"`; the answer as it streamed is not affected. A chart of the table before it
+ * is stored without its rows (they are the table's). Applied in the messages reducer, so the agent's tools and
+ * `SQL:` messages are bounded alike.
  */
 export function boundTurnStore(left: BaseMessage[], right: Messages, maxBytes: number): Messages {
   const incoming = Array.isArray(right) ? right : [right];
@@ -32,17 +33,18 @@ export function boundTurnStore(left: BaseMessage[], right: Messages, maxBytes: n
     const message = left[i];
     if (ToolMessage.isInstance(message) && isObject(message.artifact)) used += artifactBytes(message.artifact);
   }
+  let lastRows = lastTableRows(left);
   let changed = false;
   const bounded = incoming.map((message) => {
     if (HumanMessage.isInstance(message)) used = 0;
     if (!ToolMessage.isInstance(message) || !isObject(message.artifact)) return message;
-    const size = artifactBytes(message.artifact);
-    if (used + size <= maxBytes) {
-      used += size;
-      return message;
-    }
-    const cut = cutArtifact(message.artifact as ToolResultContent, maxBytes - used);
-    used += artifactBytes(cut);
+    let artifact = message.artifact as ToolResultContent;
+    if (artifact.type === 'vega_lite_spec' && lastRows && chartsRows(artifact, lastRows)) artifact = withoutChartRows(artifact);
+    const size = artifactBytes(artifact);
+    if (used + size > maxBytes) artifact = cutArtifact(artifact, maxBytes - used);
+    used += artifactBytes(artifact);
+    if (artifact.type === 'sql_result') lastRows = artifact.rows;
+    if (artifact === message.artifact) return message;
     changed = true;
     return new ToolMessage({
       id: message.id,
@@ -50,10 +52,41 @@ export function boundTurnStore(left: BaseMessage[], right: Messages, maxBytes: n
       name: message.name,
       content: message.content,
       status: message.status,
-      artifact: cut,
+      artifact,
     });
   });
   return (changed || Array.isArray(right) ? bounded : bounded[0]) as Messages;
+}
+
+/** Set on a stored chart whose data are the rows of the table before it: they are stored once, with the table. */
+const ROWS_OF_LAST_TABLE = 'values_from_last_table';
+
+/** A chart as stored again as it was drawn: the rows of the newest table before it put back (thread-messages.ts). */
+export function withChartRows(artifact: unknown, lastRows: Record<string, unknown>[] | null): unknown {
+  if (!isObject(artifact) || !(ROWS_OF_LAST_TABLE in artifact)) return artifact;
+  const { [ROWS_OF_LAST_TABLE]: _flag, ...chart } = artifact as unknown as VegaLiteSpecContent & Record<string, unknown>;
+  return { ...chart, spec: { ...chart.spec, data: { values: lastRows ?? [] } } };
+}
+
+function withoutChartRows(artifact: VegaLiteSpecContent): VegaLiteSpecContent {
+  return { ...artifact, spec: { ...artifact.spec, data: { values: [] } }, [ROWS_OF_LAST_TABLE]: true } as VegaLiteSpecContent;
+}
+
+/** Whether the chart draws exactly these rows (the same array during a run; equal JSON after a reload). */
+function chartsRows(chart: VegaLiteSpecContent, rows: Record<string, unknown>[]): boolean {
+  const values = (chart.spec.data as { values?: unknown } | undefined)?.values;
+  if (values === rows) return true;
+  return Array.isArray(values) && values.length === rows.length && JSON.stringify(values) === JSON.stringify(rows);
+}
+
+function lastTableRows(messages: BaseMessage[]): Record<string, unknown>[] | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (ToolMessage.isInstance(message) && isObject(message.artifact) && (message.artifact as ToolResultContent).type === 'sql_result') {
+      return (message.artifact as SqlResultContent).rows;
+    }
+  }
+  return null;
 }
 
 /** The artifact with as many leading rows (chart values) as fit in `room` bytes. */
@@ -94,14 +127,7 @@ export function withoutRows(result: SqlResultState | null): SqlResultState | nul
  * tool message that returned a table (sql_result always names the last successful query).
  */
 export function lastResultRows(messages: BaseMessage[], result: SqlResultState): Record<string, unknown>[] {
-  if (result.rows) return result.rows;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i];
-    if (ToolMessage.isInstance(message) && isObject(message.artifact) && (message.artifact as ToolResultContent).type === 'sql_result') {
-      return (message.artifact as SqlResultContent).rows;
-    }
-  }
-  return [];
+  return result.rows ?? lastTableRows(messages) ?? [];
 }
 
 function isObject(value: unknown): value is object {

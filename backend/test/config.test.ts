@@ -41,6 +41,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ LLM_MAX_TURN_MS: '20000' })).toThrow(/LLM_MAX_TURN_MS: must exceed STATEMENT_TIMEOUT_MS/);
   });
 
+  it('has byte budgets by default, and refuses a cell budget larger than the result budget', () => {
+    const config = loadConfig({});
+    expect([config.RESULT_CELL_MAX_BYTES, config.RESULT_MAX_BYTES, config.TURN_STORE_MAX_BYTES]).toEqual([65_536, 5_242_880, 8_388_608]);
+    expect(() => loadConfig({ RESULT_CELL_MAX_BYTES: '2000000', RESULT_MAX_BYTES: '1000000' })).toThrow(/RESULT_CELL_MAX_BYTES/);
+    expect(() => loadConfig({ RESULT_MAX_BYTES: '0' })).toThrow(/RESULT_MAX_BYTES/);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).mode).toBe('embedded');
   });

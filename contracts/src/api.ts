@@ -87,9 +87,14 @@ export interface QueryResponse {
   rows: Record<string, unknown>[];
   row_count: number;
   truncated: boolean;
+  /** Set when `truncated`: the row cap, or the result's byte budget (RESULT_MAX_BYTES). */
+  truncated_reason?: TruncatedReason;
   elapsed_ms: number;
   sql_executed: string;
 }
+
+/** row_limit / result_bytes: while reading; turn_store_bytes: rows left out when the thread stored the turn. */
+export type TruncatedReason = 'row_limit' | 'result_bytes' | 'turn_store_bytes';
 
 export interface ModelInfo {
   name: string;
@@ -122,6 +127,8 @@ export interface ThreadMessage {
   result?: unknown;
   /** The user stopped this answer before it finished; the content is what had arrived. */
   stopped?: boolean;
+  /** Stands in for a stored turn that could not be read back; the content says so. */
+  unreadable?: boolean;
 }
 
 export interface ThreadDetail extends ThreadSummary {

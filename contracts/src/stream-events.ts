@@ -11,6 +11,8 @@ export interface SqlResultContent {
   rows: Record<string, unknown>[];
   row_count: number;
   truncated: boolean;
+  /** Set when `truncated` (see QueryResponse). */
+  truncated_reason?: 'row_limit' | 'result_bytes' | 'turn_store_bytes';
   elapsed_ms: number;
 }
 
@@ -20,6 +22,8 @@ export interface VegaLiteSpecContent {
   spec: Record<string, unknown>;
   /** True when the model's specs did not compile and the server chose a chart from the column types. */
   fallback?: boolean;
+  /** The chart was stored with fewer data values than it was drawn with (the turn's storage budget). */
+  truncated_reason?: 'turn_store_bytes';
 }
 
 /** A tool that failed in a way the user should see (SQL rejected, query failed after retries, …). */

@@ -53,6 +53,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
         noModelMessage: () => this.registry.noModelMessage(),
       },
       this.checkpointer.saver,
+      { turnStoreMaxBytes: this.config.TURN_STORE_MAX_BYTES },
     );
   }
 

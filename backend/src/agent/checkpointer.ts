@@ -2,8 +2,11 @@ import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import fs from 'node:fs';
+import type Database from 'better-sqlite3';
+import type pg from 'pg';
 import { checkpointsSqlitePath } from '../config/app-files.js';
 import type { AppConfig } from '../config/env.schema.js';
+import { type CheckpointIdLister, type CheckpointPruner, ThreadCheckpointSaver } from './thread-checkpoint-saver.js';
 
 export interface Checkpointer {
   saver: BaseCheckpointSaver;
@@ -14,20 +17,107 @@ export interface Checkpointer {
 /** Checkpoints next to the app storage: PostgreSQL in server mode, a SQLite file in DATA_DIR otherwise. */
 export async function createCheckpointer(config: AppConfig): Promise<Checkpointer> {
   if (config.DATABASE_URL) {
-    const saver = PostgresSaver.fromConnString(config.DATABASE_URL, { schema: 'aigis_checkpoints' });
+    const saver = PostgresSaver.fromConnString(config.DATABASE_URL, { schema: CHECKPOINT_SCHEMA });
     await saver.setup();
-    return { saver, deleteThread: (id) => saver.deleteThread(id), close: () => saver.end() };
+    // PostgreSQL's autovacuum reuses the space of deleted checkpoints; nothing to do after a delete.
+    const pool = (saver as unknown as { pool: pg.Pool }).pool; // private in the saver; only our reads of its tables need it
+    return {
+      saver: new ThreadCheckpointSaver(saver, postgresCheckpointIds(pool), postgresPruner(pool)),
+      deleteThread: (id) => saver.deleteThread(id),
+      close: () => saver.end(),
+    };
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   const saver = SqliteSaver.fromConnString(checkpointsSqlitePath(config));
+  useIncrementalVacuum(saver.db);
   saver.db.pragma('journal_mode = WAL');
   // Checkpoints are written several times per answer; NORMAL avoids an fsync on the event loop each time.
   saver.db.pragma('synchronous = NORMAL');
+  // The WAL file shrinks back to this after a checkpoint instead of keeping its largest size for ever.
+  saver.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   return {
-    saver,
-    deleteThread: (id) => saver.deleteThread(id),
+    saver: new ThreadCheckpointSaver(saver, sqliteCheckpointIds(saver), sqlitePruner(saver)),
+    deleteThread: async (id) => {
+      await saver.deleteThread(id);
+      // Gives the freed pages back to the file system (the file shrinks), then empties the WAL that held them.
+      saver.db.pragma('incremental_vacuum');
+      saver.db.pragma('wal_checkpoint(TRUNCATE)');
+    },
     close: async () => {
       saver.db.close();
     },
+  };
+}
+
+const CHECKPOINT_SCHEMA = 'aigis_checkpoints';
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
+/** How far back a damaged thread is searched for a readable checkpoint. */
+const FALLBACK_DEPTH = 100;
+
+/**
+ * Deleted pages are only given back to the file system with auto_vacuum, which must be chosen before the first
+ * table exists; a file made without it is converted once (VACUUM rewrites it).
+ */
+function useIncrementalVacuum(db: Database.Database): void {
+  const INCREMENTAL = 2;
+  if (db.pragma('auto_vacuum', { simple: true }) === INCREMENTAL) return;
+  db.pragma('auto_vacuum = INCREMENTAL');
+  db.exec('VACUUM');
+}
+
+function sqliteCheckpointIds(saver: SqliteSaver): CheckpointIdLister {
+  // Only called after a failed getTuple, which has created the tables.
+  return async (threadId, ns) => {
+    return saver.db
+      .prepare(`SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT ${FALLBACK_DEPTH}`)
+      .pluck()
+      .all(threadId, ns) as string[];
+  };
+}
+
+function sqlitePruner(saver: SqliteSaver): CheckpointPruner {
+  return async (threadId, ns, keep) => {
+    const oldestKept = saver.db
+      .prepare('SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1 OFFSET ?')
+      .pluck()
+      .get(threadId, ns, keep - 1) as string | undefined;
+    if (!oldestKept) return;
+    saver.db.transaction(() => {
+      saver.db.prepare('DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ?').run(threadId, ns, oldestKept);
+      saver.db.prepare('DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ?').run(threadId, ns, oldestKept);
+    })();
+    saver.db.pragma('incremental_vacuum');
+  };
+}
+
+function postgresCheckpointIds(pool: pg.Pool): CheckpointIdLister {
+  return async (threadId, ns) => {
+    const { rows } = await pool.query<{ checkpoint_id: string }>(
+      `SELECT checkpoint_id FROM ${CHECKPOINT_SCHEMA}.checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT ${FALLBACK_DEPTH}`,
+      [threadId, ns],
+    );
+    return rows.map((r) => r.checkpoint_id);
+  };
+}
+
+/** Channel values live in blobs shared between checkpoints by version: only those no kept checkpoint names go. */
+function postgresPruner(pool: pg.Pool): CheckpointPruner {
+  const s = CHECKPOINT_SCHEMA;
+  return async (threadId, ns, keep) => {
+    await pool.query(
+      `WITH oldest_kept AS (
+         SELECT checkpoint_id FROM ${s}.checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1 OFFSET $3
+       ), gone_writes AS (
+         DELETE FROM ${s}.checkpoint_writes WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id < (SELECT checkpoint_id FROM oldest_kept)
+       )
+       DELETE FROM ${s}.checkpoints WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id < (SELECT checkpoint_id FROM oldest_kept)`,
+      [threadId, ns, keep - 1],
+    );
+    await pool.query(
+      `DELETE FROM ${s}.checkpoint_blobs b WHERE b.thread_id = $1 AND b.checkpoint_ns = $2 AND NOT EXISTS (
+         SELECT 1 FROM ${s}.checkpoints c
+         WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns AND c.checkpoint->'channel_versions'->>b.channel = b.version)`,
+      [threadId, ns],
+    );
   };
 }

@@ -4,11 +4,11 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { turnBudgetOf } from '../limits/turn-budget.js';
 import { assistantNode, type AssistantDeps } from './nodes/assistant.node.js';
 import { toolsNode } from './nodes/tools.node.js';
-import { AigisState, type AigisStateType } from './state.js';
+import { type AigisStateType, createAigisState } from './state.js';
 
 /** START → assistant → (tool calls?) tools → assistant … → END. Wiring only. */
-export function buildAgentGraph(deps: AssistantDeps, checkpointer: BaseCheckpointSaver) {
-  return new StateGraph(AigisState)
+export function buildAgentGraph(deps: AssistantDeps, checkpointer: BaseCheckpointSaver, options: { turnStoreMaxBytes?: number } = {}) {
+  return new StateGraph(createAigisState(options.turnStoreMaxBytes))
     .addNode('assistant', assistantNode(deps))
     .addNode('tools', toolsNode(deps.tools))
     .addEdge(START, 'assistant')

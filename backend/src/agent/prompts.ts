@@ -1,5 +1,6 @@
 import type { Dialect } from '@aigis/contracts';
 import type { DbErrorClass } from '../connections/dialects/dialect-adapter.js';
+import { CHART_SAMPLE_EXCERPT, excerptValue } from './result-excerpt.js';
 import type { SqlResultState } from './state.js';
 
 const DIALECT_NAME: Record<Dialect, string> = { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', sqlite: 'SQLite' };
@@ -90,7 +91,7 @@ export function chartWriterPrompt(columns: { name: string; type: string }[], sam
     'You write one Vega-Lite v6 JSON specification that charts a query result.',
     'Do NOT include data values: the server injects `data.values`. Use field names exactly as listed (case-sensitive). Pick the mark and encoding types (quantitative, temporal, nominal, ordinal) that fit the columns. Add a short title and axis titles. Use "width": "container" for responsive width.',
     'Reply with the JSON only, in one ```json code block.',
-    `Columns: ${columns.map((c) => `${c.name} (${c.type})`).join(', ')}`,
-    `Rows: ${rowCount}. First rows: ${JSON.stringify(sampleRows)}`,
+    `Columns: ${excerptValue(columns.map((c) => `${c.name} (${c.type})`).join(', '), CHART_SAMPLE_EXCERPT.totalChars)}`,
+    `Rows: ${rowCount}. First rows: ${excerptValue(JSON.stringify(sampleRows), CHART_SAMPLE_EXCERPT.totalChars)}`,
   ].join('\n\n');
 }

@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { AgentService } from '../agent/agent.service.js';
 import { answerEveryToolCall } from '../agent/context-window.js';
 import type { ToolStreamEvent } from '../agent/events.js';
-import { describeForModel } from '../agent/tools/ask-database.tool.js';
+import { describeForModel, sqlResultContent } from '../agent/tools/ask-database.tool.js';
 import { AppError, isAppError } from '../common/app-error.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
@@ -184,7 +184,7 @@ export class MessageStreamService {
     } else {
       try {
         const answer = await this.executor.run({ userId: row.user_id, connectionId: row.connection_id, sql, threadId: row.id, signal });
-        result = { type: 'sql_result', sql: answer.sql_executed, columns: answer.columns, rows: answer.rows, row_count: answer.row_count, truncated: answer.truncated, elapsed_ms: answer.elapsed_ms };
+        result = sqlResultContent(sql, answer);
         forModel = describeForModel(sql, answer);
         sqlResult = { sql, columns: answer.columns, rows: answer.rows, row_count: answer.row_count, truncated: answer.truncated };
       } catch (error) {

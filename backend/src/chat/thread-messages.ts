@@ -1,11 +1,14 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import type { ThreadMessage } from '@aigis/contracts';
+import type { SqlResultContent, ThreadMessage } from '@aigis/contracts';
 import { INVALID_ARGUMENTS_KEY } from '../agent/nodes/assistant.node.js';
+import { withChartRows } from '../agent/stored-results.js';
 import { messageText } from '../agent/tools/agent-tool.js';
 
 /** Checkpointed LangChain messages as the web app shows them (tool results carry their structured artifact). */
 export function toThreadMessages(messages: BaseMessage[]): ThreadMessage[] {
   const out: ThreadMessage[] = [];
+  // The newest table so far: a stored chart of it gets its rows back from it.
+  let lastRows: Record<string, unknown>[] | null = null;
   for (const message of messages) {
     const id = message.id ?? '';
     if (HumanMessage.isInstance(message)) {
@@ -22,15 +25,18 @@ export function toThreadMessages(messages: BaseMessage[]): ThreadMessage[] {
         content: messageText(message.content),
         ...(calls.length ? { tool_calls: calls } : {}),
         ...(message.response_metadata?.stopped ? { stopped: true } : {}),
+        ...(message.response_metadata?.unreadable ? { unreadable: true } : {}),
       });
     } else if (ToolMessage.isInstance(message)) {
+      const artifact = withChartRows(message.artifact, lastRows);
+      if ((artifact as { type?: string } | undefined)?.type === 'sql_result') lastRows = (artifact as SqlResultContent).rows;
       out.push({
         id,
         role: 'tool',
         content: messageText(message.content),
         tool_call_id: message.tool_call_id,
         tool_name: message.name,
-        result: message.artifact ?? { type: 'text', text: messageText(message.content) },
+        result: artifact ?? { type: 'text', text: messageText(message.content) },
       });
     }
   }

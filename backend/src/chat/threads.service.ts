@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { ThreadConnectionResponse, ThreadDetail, ThreadModelResponse, ThreadState, ThreadSummary } from '@aigis/contracts';
 import { AgentService } from '../agent/agent.service.js';
+import { lastResultRows } from '../agent/stored-results.js';
 import { AppError } from '../common/app-error.js';
 import { Clock } from '../common/clock.js';
 import { ConnectionsService } from '../connections/connections.service.js';
@@ -140,7 +141,7 @@ export class ThreadsService {
       model_name: state.model_name,
       db_schema: state.db_schema,
       connection: state.connection,
-      sql_result: state.sql_result,
+      sql_result: state.sql_result && { ...state.sql_result, rows: lastResultRows(state.messages, state.sql_result) },
     };
   }
 

@@ -44,6 +44,9 @@ export const envSchema = z
     STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(30_000),
     ROW_LIMIT: int(1, 100_000).default(500),
     ROW_LIMIT_MAX: int(1, 1_000_000).default(5000),
+    RESULT_CELL_MAX_BYTES: int(64, 16 * 1024 * 1024).default(64 * 1024),
+    RESULT_MAX_BYTES: int(1024, 256 * 1024 * 1024).default(5 * 1024 * 1024),
+    TURN_STORE_MAX_BYTES: int(1024, 1024 * 1024 * 1024).default(8 * 1024 * 1024),
     POOL_MAX: int(1, 100).default(5),
     POOL_CACHE_MAX: int(1, 10_000).default(100),
     POOL_IDLE_MS: int(1000, 86_400_000).default(300_000),
@@ -99,6 +102,9 @@ export const envSchema = z
     }
     if (env.USER_MAX_DB_CONNECTIONS < env.POOL_MAX) {
       ctx.addIssue({ code: 'custom', path: ['USER_MAX_DB_CONNECTIONS'], message: 'must be at least POOL_MAX (one pool may use all of its connections)' });
+    }
+    if (env.RESULT_CELL_MAX_BYTES > env.RESULT_MAX_BYTES) {
+      ctx.addIssue({ code: 'custom', path: ['RESULT_CELL_MAX_BYTES'], message: 'must not exceed RESULT_MAX_BYTES' });
     }
     if (env.ROW_LIMIT > env.ROW_LIMIT_MAX) {
       ctx.addIssue({ code: 'custom', path: ['ROW_LIMIT'], message: 'must not exceed ROW_LIMIT_MAX' });

@@ -68,6 +68,7 @@ export class ReadOnlyExecutor {
         timeoutMs: this.config.STATEMENT_TIMEOUT_MS,
         signal: query.signal,
         appendLimit: !verdict.hasTopLevelLimit,
+        budgets: { cellMaxBytes: this.config.RESULT_CELL_MAX_BYTES, resultMaxBytes: this.config.RESULT_MAX_BYTES },
       });
       const elapsed = Math.round(performance.now() - started);
       await this.record(query, 'ok', { rowCount: result.rows.length, elapsed });
@@ -76,6 +77,7 @@ export class ReadOnlyExecutor {
         rows: result.rows,
         row_count: result.rows.length,
         truncated: result.truncated,
+        ...(result.truncated && result.truncatedReason ? { truncated_reason: result.truncatedReason } : {}),
         elapsed_ms: elapsed,
         sql_executed: result.sqlExecuted,
       };

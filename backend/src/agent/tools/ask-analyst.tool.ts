@@ -6,6 +6,8 @@ import { fallbackSpec, injectData, validateSpec } from '../charts/vega-spec.js';
 import type { ModelResolver } from '../model-resolver.js';
 import { extractJsonObject } from '../model-output.js';
 import { chartWriterPrompt } from '../prompts.js';
+import { CHART_SAMPLE_EXCERPT, excerptRows } from '../result-excerpt.js';
+import { lastResultRows } from '../stored-results.js';
 import { type AgentTool, innerCallConfig, messageText, toolError, type ToolOutcome } from './agent-tool.js';
 
 export const MAX_CHART_CORRECTIONS = 3;
@@ -25,12 +27,15 @@ export function askAnalystTool(deps: { models: ModelResolver }): AgentTool<typeo
     description: 'Draws a Vega-Lite chart of the LAST ask_database result. Call it after ask_database, with what to chart.',
     schema,
     async run({ request }, context): Promise<ToolOutcome> {
-      const data = context.state.sql_result;
+      const last = context.state.sql_result;
+      const data = last && { ...last, rows: lastResultRows(context.state.messages, last) };
       if (!data || data.rows.length === 0) {
         return toolError('NO_DATA', data ? 'The last query returned no rows, so there is nothing to chart.' : 'There is no query result to chart yet: call ask_database first.');
       }
       const columns = inferColumnTypes(data.columns, data.rows);
-      const transcript: BaseMessage[] = [new SystemMessage(chartWriterPrompt(columns, data.rows.slice(0, 5), data.row_count)), new HumanMessage(request)];
+      // The chart writer sees the column types and a short excerpt, never whole values (the server injects the data).
+      const sample = excerptRows(data.columns, data.rows, CHART_SAMPLE_EXCERPT);
+      const transcript: BaseMessage[] = [new SystemMessage(chartWriterPrompt(columns, sample, data.row_count)), new HumanMessage(request)];
       let lastProblem = '';
       try {
         const model = deps.models.chatModel(context.state.model_name!, { signal: context.signal });

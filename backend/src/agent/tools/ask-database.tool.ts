@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import type { SqlResultContent } from '@aigis/contracts';
+import type { QueryResponse, SqlResultContent } from '@aigis/contracts';
 import { z } from 'zod';
 import { AppError, isAppError } from '../../common/app-error.js';
 import type { ConnectionsService } from '../../connections/connections.service.js';
@@ -7,13 +7,12 @@ import type { SchemaService } from '../../connections/schema.service.js';
 import type { ReadOnlyExecutor } from '../../query/read-only-executor.js';
 import type { ModelResolver } from '../model-resolver.js';
 import { extractSql } from '../model-output.js';
+import { excerptTable, excerptValue, TOOL_RESULT_EXCERPT } from '../result-excerpt.js';
 import { ERROR_GUIDANCE, sqlRetryMessage, sqlWriterPrompt } from '../prompts.js';
 import { type AgentTool, innerCallConfig, messageText, toolError, type ToolOutcome } from './agent-tool.js';
 
 /** First try plus corrections fed back with the error and its class. */
 export const MAX_SQL_CORRECTIONS = 3;
-const ROWS_FOR_MODEL = 20;
-const MODEL_CONTENT_CHARS = 4000;
 
 const schema = z.object({
   question: z.string().min(1).describe('A self-contained question in plain language, with every filter, grouping and time range.'),
@@ -95,36 +94,49 @@ function errorClassOf(error: AppError): keyof typeof ERROR_GUIDANCE {
 }
 
 function success(sql: string, result: Awaited<ReturnType<ReadOnlyExecutor['run']>>): ToolOutcome {
-  const content: SqlResultContent = {
+  return {
+    content: describeForModel(sql, result),
+    result: sqlResultContent(sql, result),
+    // The rows stay in memory for a later call of this step; the stored sql_result drops them (state.ts).
+    update: { sql_result: { sql, columns: result.columns, rows: result.rows, row_count: result.row_count, truncated: result.truncated } },
+  };
+}
+
+/** The table as the user sees it (stream event and thread), from the executor's answer. */
+export function sqlResultContent(sql: string, result: QueryResponse): SqlResultContent {
+  return {
     type: 'sql_result',
     sql: result.sql_executed || sql,
     columns: result.columns,
     rows: result.rows,
     row_count: result.row_count,
     truncated: result.truncated,
+    ...(result.truncated_reason ? { truncated_reason: result.truncated_reason } : {}),
     elapsed_ms: result.elapsed_ms,
-  };
-  return {
-    content: describeForModel(sql, result),
-    result: content,
-    update: { sql_result: { sql, columns: result.columns, rows: result.rows, row_count: result.row_count, truncated: result.truncated } },
   };
 }
 
-/** A compact text the model can reason over: the SQL, the shape, and the first rows as a table. */
-export function describeForModel(sql: string, result: { columns: string[]; rows: Record<string, unknown>[]; row_count: number; truncated: boolean }): string {
+const TRUNCATION_NOTE: Record<NonNullable<QueryResponse['truncated_reason']>, string> = {
+  row_limit: 'the row limit was reached',
+  result_bytes: "the result's byte budget was reached",
+  turn_store_bytes: "this turn's storage budget was reached",
+};
+
+/**
+ * A bounded excerpt the model can reason over: the SQL, the shape, and the first rows as a table with every value
+ * shortened (its size given when it was cut), whatever the size of the result.
+ */
+export function describeForModel(
+  sql: string,
+  result: { columns: string[]; rows: Record<string, unknown>[]; row_count: number; truncated: boolean; truncated_reason?: QueryResponse['truncated_reason'] },
+): string {
+  const limits = TOOL_RESULT_EXCERPT;
+  const why = result.truncated_reason ? `: ${TRUNCATION_NOTE[result.truncated_reason]}` : '';
   const head = [
-    `Ran:\n${sql}`,
-    `${result.row_count} row(s)${result.truncated ? ` (truncated: there are more than ${result.row_count})` : ''}. Columns: ${result.columns.join(', ')}.`,
+    `Ran:\n${excerptValue(sql, limits.totalChars / 2)}`,
+    `${result.row_count} row(s)${result.truncated ? ` (truncated${why}; there are more than ${result.row_count})` : ''}. Columns: ${excerptValue(result.columns.join(', '), limits.totalChars / 4)}.`,
   ];
   if (result.rows.length === 0) return [...head, 'No rows matched.'].join('\n');
-  const shown = result.rows.slice(0, ROWS_FOR_MODEL);
-  const cell = (v: unknown) => (v === null || v === undefined ? 'NULL' : typeof v === 'object' ? JSON.stringify(v) : String(v)).replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 80);
-  const table = [
-    `| ${result.columns.join(' | ')} |`,
-    `|${result.columns.map(() => '---').join('|')}|`,
-    ...shown.map((row) => `| ${result.columns.map((c) => cell(row[c])).join(' | ')} |`),
-  ].join('\n');
-  const text = [...head, `${shown.length < result.rows.length ? `First ${shown.length} rows` : 'Rows'}:`, table].join('\n');
-  return text.length > MODEL_CONTENT_CHARS ? `${text.slice(0, MODEL_CONTENT_CHARS)}\n… (cut)` : text;
+  const { table, shown } = excerptTable(result.columns, result.rows, { ...limits, totalChars: limits.totalChars - head.join('\n').length });
+  return [...head, `${shown < result.rows.length ? `First ${shown} rows` : 'Rows'}:`, table].join('\n');
 }

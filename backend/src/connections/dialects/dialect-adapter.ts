@@ -1,5 +1,6 @@
 import type { Dialect, SchemaTable } from '@aigis/contracts';
 import type { BackendBudget } from '../../limits/backend-budget.js';
+import type { ByteBudgets, TruncatedReason } from './result-budget.js';
 
 /** Where and how to reach one user database. The password is plaintext here: only in memory, never logged. */
 export interface ConnectionTarget {
@@ -38,6 +39,8 @@ export interface ExecuteOptions {
    * stops early. Without it the adapter still caps the rows it reads.
    */
   appendLimit?: boolean;
+  /** Per cell and per result, applied while the rows are read (result-budget.ts); default DEFAULT_BUDGETS. */
+  budgets?: ByteBudgets;
 }
 
 export interface ExecuteResult {
@@ -45,6 +48,8 @@ export interface ExecuteResult {
   /** JSON-safe values (see json-safe.ts). */
   rows: Record<string, unknown>[];
   truncated: boolean;
+  /** Set when `truncated`: the row cap or the result's byte budget ended the reading. */
+  truncatedReason?: TruncatedReason | null;
   /** The statement as sent to the database. */
   sqlExecuted: string;
 }

@@ -19,7 +19,8 @@ import { checkoutWithin } from './pool-checkout.js';
 import { gateMysqlPool } from './backend-gates.js';
 import type { PoolGate } from '../../limits/pool-gate.js';
 import { backupTimerMs, cancelledError, delay, supervise, timeoutError } from './execution-control.js';
-import { bigintToJson, bytesToJson, decimalToJson, rowsToObjects, toJsonSafe, uniqueColumnNames } from './json-safe.js';
+import { bigintToJson, bytesToJson, decimalToJson, type JsonValue, rowsToObjects, toJsonSafe, uniqueColumnNames } from './json-safe.js';
+import { capCell, DEFAULT_BUDGETS, RowCollector } from './result-budget.js';
 import { quoteQualified } from './quote-ident.js';
 
 type Flavor = 'mysql' | 'mariadb';
@@ -35,8 +36,8 @@ const SERVER_TIMEOUT_ERRNOS = new Set([1969, 3024]);
 const INTERRUPTED_ERRNO = 1317;
 
 interface Streamed {
-  fields: FieldPacket[];
-  rows: unknown[][];
+  columns: string[];
+  collector: RowCollector;
 }
 
 /**
@@ -94,12 +95,12 @@ export class MysqlAdapter implements DialectAdapter {
       await this.setSessionTimeout(conn, flavor, timeoutMs);
       await run(conn, 'START TRANSACTION READ ONLY');
       workEnded = false;
-      const work = this.stream(conn, sqlExecuted, limit, !options.appendLimit);
+      const work = this.stream(conn, sqlExecuted, new RowCollector(Math.max(0, maxRows), options.budgets ?? DEFAULT_BUDGETS), !options.appendLimit);
       work.then(
         () => (workEnded = true),
         () => (workEnded = true),
       );
-      const result = await supervise(work, {
+      const { columns, collector } = await supervise(work, {
         signal,
         timeoutMs,
         timerMs: backupTimerMs(timeoutMs),
@@ -108,10 +109,7 @@ export class MysqlAdapter implements DialectAdapter {
           await this.killQuery(conn.threadId);
         },
       });
-      const columns = uniqueColumnNames(result.fields.map((f) => f.name));
-      const truncated = result.rows.length > maxRows;
-      const rows = (truncated ? result.rows.slice(0, Math.max(0, maxRows)) : result.rows).map((r) => convertRow(result.fields, r));
-      return { columns, rows: rowsToObjects(columns, rows), truncated, sqlExecuted };
+      return { columns, rows: rowsToObjects(columns, collector.rows), truncated: collector.truncated, truncatedReason: collector.reason, sqlExecuted };
     } catch (err) {
       if (isAppError(err)) throw err;
       if (isConnectionError('mysql', err) && !(err as { sqlMessage?: string }).sqlMessage) {
@@ -256,29 +254,35 @@ export class MysqlAdapter implements DialectAdapter {
   }
 
   /**
-   * Streams rows and keeps at most `limit`. Without a LIMIT in the statement, reaching the cap pauses the socket and
-   * stops the statement with KILL QUERY, so a huge result is never transferred.
+   * Streams rows into the collector, each converted and cut as it arrives. Once the collector is full, the socket is
+   * paused and the statement stopped with KILL QUERY, so a huge result is never transferred — unless the row cap
+   * ended it and the appended LIMIT already stops the server there. mysql2 still receives each row packet whole; the
+   * server's max_allowed_packet bounds it.
    */
-  private stream(conn: PoolConnection, sql: string, limit: number, killAtCap: boolean): Promise<Streamed> {
+  private stream(conn: PoolConnection, sql: string, collector: RowCollector, killAtCap: boolean): Promise<Streamed> {
     return new Promise<Streamed>((resolve, reject) => {
-      const rows: unknown[][] = [];
       let fields: FieldPacket[] = [];
+      let columns: string[] = [];
       let killing: Promise<void> | null = null;
       let done = false;
       const finish = (error?: unknown) => {
         if (done) return;
         done = true;
-        const settle = () => (error ? reject(error) : resolve({ fields, rows }));
+        const settle = () => (error ? reject(error) : resolve({ columns, collector }));
         if (killing) void killing.then(settle);
         else settle();
       };
       const core = conn as unknown as mysql.Connection;
       const query = core.query({ sql, rowsAsArray: true });
-      query.on('fields', (f: FieldPacket[]) => (fields = f));
+      query.on('fields', (f: FieldPacket[]) => {
+        fields = f;
+        columns = uniqueColumnNames(f.map((field) => field.name));
+        collector.setColumns(columns);
+      });
       query.on('result', (row: unknown) => {
-        if (killing || rows.length >= limit) return;
-        rows.push(row as unknown[]);
-        if (rows.length >= limit && killAtCap) {
+        if (killing || collector.done) return;
+        collector.push(convertRow(fields, row as unknown[], collector.cellMaxBytes));
+        if (collector.done && (killAtCap || collector.reason === 'result_bytes')) {
           core.pause();
           killing = this.killQuery(conn.threadId)
             .catch(noop)
@@ -388,16 +392,18 @@ function run(conn: PoolConnection | mysql.Connection, sql: string, params: unkno
 }
 
 /** Driver values → JSON-safe, by the column's protocol type (BIGINT and DECIMAL arrive as exact text). */
-function convertRow(fields: FieldPacket[], row: unknown[]): unknown[] {
-  return row.map((value, i) => {
-    if (value === null || value === undefined) return null;
-    const type = (fields[i] as { columnType?: number }).columnType;
-    if (type === TYPE_LONGLONG && typeof value === 'string') return bigintToJson(value);
-    if ((type === TYPE_NEWDECIMAL || type === TYPE_DECIMAL) && typeof value === 'string') return decimalToJson(value);
-    if (type === TYPE_BIT && Buffer.isBuffer(value)) return bigintToJson(value.length ? BigInt(`0x${value.toString('hex')}`) : 0n);
-    if (Buffer.isBuffer(value)) return bytesToJson(value);
-    return toJsonSafe(value);
-  });
+function convertRow(fields: FieldPacket[], row: unknown[], cellMaxBytes = Infinity): JsonValue[] {
+  return row.map((value, i) => capCell(convertValue(fields[i], value), cellMaxBytes));
+}
+
+function convertValue(field: FieldPacket | undefined, value: unknown): JsonValue {
+  if (value === null || value === undefined) return null;
+  const type = (field as { columnType?: number } | undefined)?.columnType;
+  if (type === TYPE_LONGLONG && typeof value === 'string') return bigintToJson(value);
+  if ((type === TYPE_NEWDECIMAL || type === TYPE_DECIMAL) && typeof value === 'string') return decimalToJson(value);
+  if (type === TYPE_BIT && Buffer.isBuffer(value)) return bigintToJson(value.length ? BigInt(`0x${value.toString('hex')}`) : 0n);
+  if (Buffer.isBuffer(value)) return bytesToJson(value) as unknown as JsonValue;
+  return toJsonSafe(value);
 }
 
 // Privileges that let an account change data or schema (SHOW GRANTS spells them like this on MySQL and MariaDB).

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { bigintToJson, bytesToJson, decimalToJson, floatToJson, timestamptzToIso } from './json-safe.js';
+import { cutText, utf8Bytes } from './result-budget.js';
 
 type Parser = (text: string) => unknown;
 
@@ -111,3 +112,20 @@ export const jsonSafePgTypes = {
     return identity;
   },
 };
+
+/** Every value as PostgreSQL's text, unparsed: user results are cut to their cell budget before they are parsed. */
+export const rawTextPgTypes = {
+  getTypeParser: (): Parser => identity,
+};
+
+/**
+ * One cell of a user result: within the budget, parsed like `jsonSafePgTypes`; over it, never parsed (a 100 MB
+ * jsonb would become a far larger object graph): bytea becomes its length, anything else its cut text.
+ */
+export function parsePgCell(oid: number, text: string, maxBytes: number): unknown {
+  if (text.length > maxBytes || (text.length * 3 > maxBytes && utf8Bytes(text) > maxBytes)) {
+    if (oid === OID.bytea && text.startsWith('\\x')) return { $bytes: (text.length - 2) / 2 };
+    return cutText(text, maxBytes);
+  }
+  return jsonSafePgTypes.getTypeParser(oid)(text);
+}

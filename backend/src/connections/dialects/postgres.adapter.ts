@@ -18,12 +18,15 @@ import { checkoutWithin } from './pool-checkout.js';
 import { gatePgPool } from './backend-gates.js';
 import type { PoolGate } from '../../limits/pool-gate.js';
 import { backupTimerMs, cancelledError, supervise, timeoutError } from './execution-control.js';
-import { rowsToObjects, uniqueColumnNames } from './json-safe.js';
-import { jsonSafePgTypes } from './postgres-types.js';
+import { type JsonValue, rowsToObjects, uniqueColumnNames } from './json-safe.js';
+import { jsonSafePgTypes, parsePgCell, rawTextPgTypes } from './postgres-types.js';
+import { type ByteBudgets, DEFAULT_BUDGETS, RowCollector } from './result-budget.js';
 import { quoteQualified } from './quote-ident.js';
 
 /** Sample queries in flight per connection: enough to hide the round trip, few enough to spread slow tables. */
 const SAMPLES_PER_LANE = 4;
+/** A sample value is shown cut to SAMPLE_TEXT_MAX characters anyway; this bounds what is parsed first. */
+const SAMPLE_CELL_MAX_BYTES = 4096;
 const CURSOR_PREFIX = 'DECLARE aigis_cursor NO SCROLL CURSOR FOR ';
 /** Session default for our own statements (catalog queries, probes); user statements set their own with SET LOCAL. */
 const SESSION_STATEMENT_TIMEOUT_MS = 60_000;
@@ -87,22 +90,19 @@ export class PostgresAdapter implements DialectAdapter {
         await client.query(`BEGIN TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}; SET LOCAL standard_conforming_strings = on`);
         // The extended protocol accepts exactly one statement, so nothing can ride along behind the user's SQL.
         await client.query({ text: CURSOR_PREFIX + sql, queryMode: 'extended' } as QueryConfigWithMode);
-        return client.query({ text: `FETCH FORWARD ${Math.max(0, maxRows) + 1} FROM aigis_cursor`, rowMode: 'array' } as QueryConfigWithMode);
+        return fetchWithinBudget(client, Math.max(0, maxRows), options.budgets ?? DEFAULT_BUDGETS);
       })();
       work.then(
         () => (workEnded = true),
         () => (workEnded = true),
       );
-      const result = (await supervise(work, {
+      const { columns, collector } = await supervise(work, {
         signal,
         timeoutMs,
         timerMs: backupTimerMs(timeoutMs),
         stop: () => this.cancelBackend(backendPid(client)),
-      })) as unknown as pg.QueryArrayResult;
-      const columns = uniqueColumnNames(result.fields.map((f) => f.name));
-      const truncated = result.rows.length > maxRows;
-      const rows = truncated ? result.rows.slice(0, Math.max(0, maxRows)) : result.rows;
-      return { columns, rows: rowsToObjects(columns, rows), truncated, sqlExecuted: sql };
+      });
+      return { columns, rows: rowsToObjects(columns, collector.rows), truncated: collector.truncated, truncatedReason: collector.reason, sqlExecuted: sql };
     } catch (err) {
       if (isAppError(err)) throw err;
       if (isConnectionError('postgres', err)) {
@@ -225,9 +225,12 @@ export class PostgresAdapter implements DialectAdapter {
           pending++;
           try {
             const text = `SELECT * FROM ${quoteQualified('postgres', table.schema, table.name)} LIMIT ${sampleRows}`;
-            const result = (await client.query({ text, rowMode: 'array' } as QueryConfigWithMode)) as unknown as pg.QueryArrayResult;
+            // Values arrive unparsed and are cut before parsing: a sample never holds a whole huge value.
+            const result = (await client.query({ text, rowMode: 'array', types: rawTextPgTypes } as QueryConfigWithMode)) as unknown as pg.QueryArrayResult;
             const columns = uniqueColumnNames(result.fields.map((f) => f.name));
-            table.sample_rows = result.rows.map((row) => summarizeSampleRow(columns, row));
+            table.sample_rows = result.rows.map((row) =>
+              summarizeSampleRow(columns, row.map((text, i) => (text === null ? null : parsePgCell(result.fields[i].dataTypeID, text as string, SAMPLE_CELL_MAX_BYTES)))),
+            );
           } catch (err) {
             if (broken) throw broken;
             table.sample_rows = [];
@@ -299,6 +302,59 @@ export class PostgresAdapter implements DialectAdapter {
 }
 
 function noop(): void {}
+
+/** Rows of the first FETCH: small results take one round trip, and a first look bounds what a huge row can cost. */
+const FIRST_FETCH_ROWS = 16;
+
+/**
+ * Reads the open cursor in batches under the row cap and the byte budgets. Each row is cut and kept (or dropped)
+ * as it arrives, so pg never accumulates a batch; the next batch asks for as many rows as the budget left seems
+ * to hold, and none is asked for once the budget is spent. pg itself still receives each whole row (PostgreSQL
+ * sends a field of up to 1 GB whole): at most one raw row is held at a time.
+ */
+async function fetchWithinBudget(client: pg.PoolClient, maxRows: number, budgets: ByteBudgets): Promise<{ columns: string[]; collector: RowCollector }> {
+  const collector = new RowCollector(maxRows, budgets);
+  let columns: string[] | null = null;
+  let batch = Math.min(FIRST_FETCH_ROWS, maxRows + 1);
+  for (;;) {
+    const { fields, received } = await fetchBatch(client, batch, (row, fields) => {
+      if (!columns) {
+        columns = uniqueColumnNames(fields.map((f) => f.name));
+        collector.setColumns(columns);
+      }
+      if (collector.done) return;
+      collector.push(row.map((text, i) => (text === null ? null : (parsePgCell(fields[i].dataTypeID, text as string, budgets.cellMaxBytes) as JsonValue))));
+    });
+    columns ??= uniqueColumnNames(fields.map((f) => f.name));
+    if (collector.done || received < batch) break;
+    const remainingRows = maxRows + 1 - collector.rows.length;
+    const perRow = collector.rows.length > 0 ? collector.bytes / collector.rows.length : 1;
+    const fits = Math.floor((budgets.resultMaxBytes - collector.bytes) / Math.max(1, perRow)) + 1;
+    batch = Math.max(1, Math.min(remainingRows, fits));
+  }
+  return { columns: columns ?? [], collector };
+}
+
+/** One FETCH whose rows go to `onRow` as they are parsed (a row listener keeps pg from accumulating them). */
+function fetchBatch(client: pg.PoolClient, count: number, onRow: (row: unknown[], fields: pg.FieldDef[]) => void): Promise<{ fields: pg.FieldDef[]; received: number }> {
+  return new Promise((resolve, reject) => {
+    const query = new pg.Query({ text: `FETCH FORWARD ${count} FROM aigis_cursor`, rowMode: 'array', types: rawTextPgTypes } as QueryConfigWithMode);
+    let received = 0;
+    let failure: unknown = null;
+    query.on('row', (row: unknown[], result?: { fields: pg.FieldDef[] }) => {
+      received++;
+      if (failure) return;
+      try {
+        onRow(row, result?.fields ?? []);
+      } catch (err) {
+        failure = err; // thrown from inside pg's parser it would break the connection
+      }
+    });
+    query.on('error', reject);
+    query.on('end', (result: pg.QueryArrayResult | undefined) => (failure ? reject(failure) : resolve({ fields: result?.fields ?? [], received })));
+    client.query(query);
+  });
+}
 
 /** Cuts the client's socket now (ending a pipelined client politely would wait for its queries to finish). */
 function destroySocket(client: pg.PoolClient): void {

@@ -8,7 +8,8 @@
  *
  * Messages (advanced serialization, so BigInt and bytes travel as they are):
  *   → { id, op: 'open', driver, file }            ← { version }
- *   → { id, op: 'exec', sql, maxRows }            ← { columns, rows (arrays), truncated }
+ *   → { id, op: 'exec', sql, maxRows, cellMaxBytes, resultMaxBytes }
+ *                                                 ← { columns, rows (arrays, values cut), truncated, reason }
  *   → { id, op: 'catalog' }                       ← { tables, columns, foreignKeys, statements }
  *   → { id, op: 'sample', table, limit, countCap } ← { columns, rows, count }
  *   errors ← { id, ok: false, error: { message, code } }
@@ -18,6 +19,37 @@ export const SQLITE_CHILD_SOURCE = String.raw`
 let db = null;
 
 function quote(name) { return '"' + String(name).replace(/"/g, '""') + '"'; }
+
+// The same cut as cutText in result-budget.ts (this file cannot import it): prefix + "…[cut: N bytes]".
+function cutValue(value, maxBytes) {
+  if (typeof value === 'string') {
+    if (value.length * 3 <= maxBytes) return value;
+    const total = Buffer.byteLength(value);
+    if (total <= maxBytes) return value;
+    const marker = '…[cut: ' + total.toLocaleString('en-US') + ' bytes]';
+    const room = Math.max(0, maxBytes - Buffer.byteLength(marker));
+    let prefix = value.slice(0, room);
+    if (/[\uD800-\uDBFF]$/.test(prefix)) prefix = prefix.slice(0, -1);
+    const bytes = Buffer.from(prefix);
+    if (bytes.length > room) {
+      let end = room;
+      while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+      prefix = bytes.subarray(0, end).toString();
+    }
+    return prefix + marker;
+  }
+  // Large byte values travel as their length only (json-safe.ts BYTES_INLINE_MAX).
+  if (value instanceof Uint8Array && value.length > 256) return { $bytes: value.length };
+  return value;
+}
+
+function cellBytes(value) {
+  if (value === null || value === undefined) return 5;
+  if (typeof value === 'string') return Buffer.byteLength(JSON.stringify(value)) + 1;
+  if (value instanceof Uint8Array) return Math.ceil(value.length / 3) * 4 + 32;
+  if (typeof value === 'object') return 32;
+  return String(value).length + 1;
+}
 
 const handlers = {
   open(msg) {
@@ -38,11 +70,20 @@ const handlers = {
     const columns = stmt.columns().map((c) => c.name);
     const rows = [];
     let truncated = false;
+    let reason = null;
+    let bytes = 2;
+    const overhead = columns.reduce((sum, c) => sum + Buffer.byteLength(JSON.stringify(c)) + 3, 2);
+    // Each row is cut as soon as better-sqlite3 hands it over, so no whole large value is ever sent to the API.
     for (const row of stmt.iterate()) {
-      if (rows.length >= msg.maxRows) { truncated = true; break; }
-      rows.push(row);
+      if (rows.length >= msg.maxRows) { truncated = true; reason = 'row_limit'; break; }
+      const cells = row.map((v) => cutValue(v, msg.cellMaxBytes));
+      const size = cells.reduce((sum, v) => sum + cellBytes(v), overhead);
+      if (rows.length > 0 && bytes + size > msg.resultMaxBytes) { truncated = true; reason = 'result_bytes'; break; }
+      rows.push(cells);
+      bytes += size;
+      if (bytes > msg.resultMaxBytes) { truncated = true; reason = 'result_bytes'; break; }
     }
-    return { columns, rows, truncated };
+    return { columns, rows, truncated, reason };
   },
   catalog() {
     const user = "m.type IN ('table', 'view') AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'";
@@ -73,7 +114,7 @@ const handlers = {
   sample(msg) {
     const stmt = db.prepare('SELECT * FROM ' + quote(msg.table) + ' LIMIT ' + Number(msg.limit)).raw(true).safeIntegers(true);
     const columns = stmt.columns().map((c) => c.name);
-    const rows = msg.limit > 0 ? stmt.all() : [];
+    const rows = msg.limit > 0 ? stmt.all().map((row) => row.map((v) => cutValue(v, 4096))) : [];
     const count = msg.countCap > 0
       ? Number(db.prepare('SELECT count(*) FROM (SELECT 1 FROM ' + quote(msg.table) + ' LIMIT ' + Number(msg.countCap) + ')').pluck().get())
       : null;

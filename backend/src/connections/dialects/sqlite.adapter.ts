@@ -18,6 +18,7 @@ import type {
 } from './dialect-adapter.js';
 import { delay, supervise, waitFor } from './execution-control.js';
 import { rowsToObjects, toJsonSafe, uniqueColumnNames } from './json-safe.js';
+import { DEFAULT_BUDGETS, RowCollector, type TruncatedReason } from './result-budget.js';
 import { SQLITE_CHILD_SOURCE } from './sqlite-child-source.js';
 
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -68,18 +69,29 @@ export class SqliteAdapter implements DialectAdapter {
 
   async executeReadOnly(sql: string, options: ExecuteOptions): Promise<ExecuteResult> {
     const { maxRows, timeoutMs, signal } = options;
-    const result = (await this.request({ op: 'exec', sql, maxRows: Math.max(0, maxRows) }, timeoutMs, signal)) as {
-      columns: string[];
-      rows: unknown[][];
-      truncated: boolean;
-    };
+    const budgets = options.budgets ?? DEFAULT_BUDGETS;
+    // The child cuts every value and stops at the budget before anything crosses the process boundary.
+    const result = (await this.request(
+      { op: 'exec', sql, maxRows: Math.max(0, maxRows), cellMaxBytes: budgets.cellMaxBytes, resultMaxBytes: budgets.resultMaxBytes },
+      timeoutMs,
+      signal,
+    )) as { columns: string[]; rows: unknown[][]; truncated: boolean; reason: TruncatedReason | null };
     const columns = uniqueColumnNames(result.columns);
-    const rows = result.rows.map((r) => r.map(toJsonSafe));
-    return { columns, rows: rowsToObjects(columns, rows), truncated: result.truncated, sqlExecuted: sql };
+    const collector = new RowCollector(Math.max(0, maxRows), budgets);
+    collector.setColumns(columns);
+    for (const row of result.rows) if (!collector.push(row.map(toJsonSafe))) break;
+    const truncated = result.truncated || collector.truncated;
+    return {
+      columns,
+      rows: rowsToObjects(columns, collector.rows),
+      truncated,
+      truncatedReason: truncated ? (collector.reason ?? result.reason ?? 'row_limit') : null,
+      sqlExecuted: sql,
+    };
   }
 
   async probe(): Promise<ServerProbe> {
-    await this.request({ op: 'exec', sql: 'SELECT 1', maxRows: 1 }, this.settings.connectTimeoutMs * 2);
+    await this.request({ op: 'exec', sql: 'SELECT 1', maxRows: 1, ...DEFAULT_BUDGETS }, this.settings.connectTimeoutMs * 2);
     // Opened with readonly + query_only: this connection cannot write whatever the file's permissions are.
     return { serverVersion: `SQLite ${this.version}`, readOnlyRole: true, warnings: [] };
   }

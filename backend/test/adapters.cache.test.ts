@@ -14,6 +14,7 @@ function recordingFactory() {
     return {
       dialect: target.dialect,
       executeReadOnly: async () => ({ columns: [], rows: [], truncated: false, sqlExecuted: '' }),
+      explain: async () => ({ cost: null, rows: null, scans: [] }),
       probe: async () => ({ serverVersion: 'fake', readOnlyRole: true, warnings: [] }),
       introspect: async () => ({ tables: [], catalogQueries: 0 }),
       close: async () => {

@@ -1,4 +1,5 @@
 /** Shapes of the HTTP API (SPEC "HTTP API") that both sides use. */
+import type { ReviewProposal } from './stream-events.js';
 
 export type Dialect = 'postgres' | 'mysql' | 'sqlite';
 
@@ -16,6 +17,20 @@ export interface AuthResponse {
   user: User;
 }
 
+/** When a query is shown to the user before it runs: never, when the database estimates it expensive, or always. */
+export type ReviewMode = 'never' | 'expensive' | 'always';
+export const REVIEW_MODES: readonly ReviewMode[] = ['never', 'expensive', 'always'];
+
+/** What makes a query "expensive" for a connection (in the database's own estimate). */
+export interface ReviewThresholds {
+  /** Planner cost above which to ask (PostgreSQL total cost, MySQL query_cost; SQLite has none). */
+  cost: number;
+  /** Estimated rows processed above which to ask. */
+  rows: number;
+  /** Ask when the query reads a whole table of more than this many rows. */
+  scan_rows: number;
+}
+
 export interface Connection {
   id: string;
   name: string;
@@ -29,6 +44,9 @@ export interface Connection {
   is_demo: boolean;
   /** Functions of their own the owner lets queries call, by exact name (`my_fn`, `public.my_fn`). */
   allowed_functions: string[];
+  review: ReviewMode;
+  /** The thresholds in effect (the connection's own, or the defaults). */
+  review_thresholds: ReviewThresholds;
   created_at: string;
   updated_at: string;
 }
@@ -111,6 +129,8 @@ export interface ThreadSummary {
   title: string;
   model: string | null;
   connection_id: string | null;
+  /** The thread's own review mode; null inherits the connection's. */
+  review: ReviewMode | null;
   created_at: string;
   updated_at: string;
 }
@@ -133,6 +153,19 @@ export interface ThreadMessage {
 
 export interface ThreadDetail extends ThreadSummary {
   messages: ThreadMessage[];
+  /** A query waiting for the user's decision, if any. */
+  pending_review: ReviewProposal | null;
+}
+
+/** Body of `POST /api/chat/:thread_id/confirm`. */
+export interface ConfirmRequest {
+  decision: 'approve' | 'deny';
+  /** Approve: the SQL to run instead of the proposed one (checked by the guard again). */
+  sql?: string;
+  /** Deny: why, for the model. */
+  reason?: string;
+  /** The proposal decided on; a different pending proposal answers 409 REVIEW_STALE. */
+  proposal_id?: string;
 }
 
 export interface ThreadModelResponse {
@@ -157,6 +190,7 @@ export interface ThreadState {
   db_schema: string | null;
   connection: { user_id: string; connection_id: string } | null;
   sql_result: { sql: string; columns: string[]; rows: Record<string, unknown>[]; row_count: number; truncated: boolean } | null;
+  pending_review: ReviewProposal | null;
 }
 
 export interface ProviderSetup {

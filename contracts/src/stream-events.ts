@@ -1,5 +1,5 @@
 /**
- * The events of `POST /api/chat/:thread_id/message` (SPEC "Stream events").
+ * The events of `POST /api/chat/:thread_id/message` and `…/confirm` (SPEC "Stream events").
  * Defined once here; the API writes them and the web app reads them.
  */
 
@@ -54,6 +54,49 @@ export interface ToolResultEvent {
   type: 'tool_result';
   data: { id: string; name: string; content: ToolResultContent };
 }
+/** A table the query reads whole (a full scan), with the database's estimate of its rows (null: unknown). */
+export interface TableScan {
+  table: string;
+  rows: number | null;
+}
+
+/** The database's own estimate of a query, made with EXPLAIN before it runs (nothing is executed). */
+export interface QueryEstimate {
+  /** Planner cost in the dialect's own units (PostgreSQL total cost, MySQL query_cost); null when the engine gives none. */
+  cost: number | null;
+  /** Estimated rows the query processes (the largest intermediate result / rows examined across a join). */
+  rows: number | null;
+  /** Full scans of base tables. */
+  scans: TableScan[];
+}
+
+/**
+ * A query waiting for the user's decision (the payload of the graph's `interrupt()`): approve it
+ * (possibly edited) or refuse it with `POST /api/chat/:thread_id/confirm`.
+ */
+export interface ReviewProposal {
+  /** Identifies this proposal; the confirm request may name it so a stale decision is refused. */
+  id: string;
+  /** The tool call this query answers (the `tool_call` event that preceded it). */
+  tool_call_id: string;
+  sql: string;
+  dialect: 'postgres' | 'mysql' | 'sqlite';
+  /** Null when the estimate could not be made (the reason says why). */
+  estimate: QueryEstimate | null;
+  /** Why the user is asked, in words (the thresholds that were crossed, or "this thread reviews every query"). */
+  reason: string;
+  /** The connection's review mode in effect, after the thread's override. */
+  mode: 'always' | 'expensive';
+  /** True for a `SQL:` message (no model was involved). */
+  direct: boolean;
+}
+
+/** The turn paused before running a query: the user must approve, edit or refuse it. `end` follows. */
+export interface ConfirmRequiredEvent {
+  type: 'confirm_required';
+  data: ReviewProposal;
+}
+
 export interface EndEvent {
   type: 'end';
   data: { full_response: string };
@@ -63,9 +106,9 @@ export interface ErrorEvent {
   data: { error: string; code: string };
 }
 
-export type StreamEvent = ChunkEvent | ToolCallEvent | ToolResultEvent | EndEvent | ErrorEvent;
+export type StreamEvent = ChunkEvent | ToolCallEvent | ToolResultEvent | ConfirmRequiredEvent | EndEvent | ErrorEvent;
 export type StreamEventType = StreamEvent['type'];
-export const STREAM_EVENT_TYPES: readonly StreamEventType[] = ['chunk', 'tool_call', 'tool_result', 'end', 'error'];
+export const STREAM_EVENT_TYPES: readonly StreamEventType[] = ['chunk', 'tool_call', 'tool_result', 'confirm_required', 'end', 'error'];
 
 /** Serialises one event in the SSE wire format (`event:` line, `data:` line, blank line). */
 export function encodeSseEvent(event: StreamEvent): string {

@@ -12,6 +12,7 @@ import { createCheckpointer, type Checkpointer } from './checkpointer.js';
 import { buildAgentGraph, type AgentGraph } from './graph.js';
 import type { ModelResolver } from './model-resolver.js';
 import type { AigisStateType, AigisStateUpdate } from './state.js';
+import { ReviewService } from './review/review.service.js';
 import { askAnalystTool } from './tools/ask-analyst.tool.js';
 import { askDatabaseTool } from './tools/ask-database.tool.js';
 import { describeTableTool } from './tools/describe-table.tool.js';
@@ -31,6 +32,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     private readonly executor: ReadOnlyExecutor,
     private readonly schemas: SchemaService,
     private readonly connections: ConnectionsService,
+    private readonly review: ReviewService,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -40,7 +42,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       supportsTools: (name) => this.registry.resolve(name).capabilities.tool_calling,
     };
     const tools = [
-      askDatabaseTool({ models, executor: this.executor, schemas: this.schemas, connections: this.connections }),
+      askDatabaseTool({ models, executor: this.executor, schemas: this.schemas, connections: this.connections, review: this.review }),
       askAnalystTool({ models }),
       describeTableTool({ schemas: this.schemas }),
     ];
@@ -51,6 +53,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
         contextBudgetTokens: this.config.CONTEXT_BUDGET_TOKENS,
         dialectOf: (state) => this.dialectOf(state),
         noModelMessage: () => this.registry.noModelMessage(),
+        executor: this.executor,
       },
       this.checkpointer.saver,
       { turnStoreMaxBytes: this.config.TURN_STORE_MAX_BYTES },
@@ -76,7 +79,16 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
 
   async state(threadId: string): Promise<AigisStateType> {
     const snapshot = await this.compiled.getState({ configurable: { thread_id: threadId } });
-    return { messages: [], model_name: null, db_schema: null, schema_mode: null, connection: null, sql_result: null, ...(snapshot.values as Partial<AigisStateType>) };
+    return {
+      messages: [],
+      model_name: null,
+      db_schema: null,
+      schema_mode: null,
+      connection: null,
+      sql_result: null,
+      pending_review: null,
+      ...(snapshot.values as Partial<AigisStateType>),
+    };
   }
 
   async messages(threadId: string): Promise<BaseMessage[]> {

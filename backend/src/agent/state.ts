@@ -1,4 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
+import type { ReviewProposal } from '@aigis/contracts';
 import { Annotation, type Messages, messagesStateReducer } from '@langchain/langgraph';
 import { boundTurnStore, DEFAULT_TURN_STORE_MAX_BYTES, withoutRows } from './stored-results.js';
 
@@ -20,6 +21,15 @@ export interface SqlResultState {
   truncated: boolean;
 }
 
+/** A query paused for the user's decision (review before run); the review node interrupts with its proposal. */
+export interface PendingReview {
+  proposal: ReviewProposal;
+  user_id: string;
+  connection_id: string;
+  /** The tool whose call waits (ask_database). */
+  tool_name: string;
+}
+
 /** The graph's state; `turnStoreMaxBytes` bounds the tool results one turn stores (TURN_STORE_MAX_BYTES). */
 export function createAigisState(turnStoreMaxBytes = DEFAULT_TURN_STORE_MAX_BYTES) {
   return Annotation.Root({
@@ -35,6 +45,8 @@ export function createAigisState(turnStoreMaxBytes = DEFAULT_TURN_STORE_MAX_BYTE
     connection: Annotation<ThreadConnection | null>({ reducer: (_, next) => next, default: () => null }),
     /** The last query result, the data ask_analyst charts (stored without its rows). */
     sql_result: Annotation<SqlResultState | null>({ reducer: (_, next) => withoutRows(next), default: () => null }),
+    /** A query waiting for the user's approval; null when none. */
+    pending_review: Annotation<PendingReview | null>({ reducer: (_, next) => next, default: () => null }),
   });
 }
 

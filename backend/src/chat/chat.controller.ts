@@ -6,12 +6,15 @@ import type { z } from 'zod';
 import { type AuthUser, CurrentUser } from '../common/auth.decorators.js';
 import { ZodBody } from '../common/zod.js';
 import {
+  type ConfirmInput,
+  confirmSchema,
   type CreateThreadInput,
   createThreadSchema,
   type MessageInput,
   messageSchema,
   setConnectionSchema,
   setModelSchema,
+  type UpdateThreadInput,
   updateThreadSchema,
 } from './chat.schemas.js';
 import { MessageStreamService } from './message-stream.service.js';
@@ -45,9 +48,9 @@ export class ChatController {
   rename(
     @CurrentUser() user: AuthUser,
     @Param('thread_id') threadId: string,
-    @ZodBody(updateThreadSchema) body: z.infer<typeof updateThreadSchema>,
+    @ZodBody(updateThreadSchema) body: UpdateThreadInput,
   ): Promise<ThreadSummary> {
-    return this.threads.rename(user.id, threadId, body.title);
+    return this.threads.update(user.id, threadId, body);
   }
 
   @Delete(':thread_id')
@@ -97,5 +100,21 @@ export class ChatController {
     @Res() res: Response,
   ): Promise<void> {
     return this.streams.stream(user.id, threadId, body.content, req, res);
+  }
+
+  /**
+   * Approves (optionally edited SQL) or refuses the query waiting for review, then streams the rest of the turn
+   * like /message. Nothing pending: 409 NO_PENDING_REVIEW; an edit the guard refuses: 400 SQL_REJECTED.
+   */
+  @Post(':thread_id/confirm')
+  @ApiProduces('text/event-stream')
+  confirm(
+    @CurrentUser() user: AuthUser,
+    @Param('thread_id') threadId: string,
+    @ZodBody(confirmSchema) body: ConfirmInput,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.streams.confirm(user.id, threadId, body, req, res);
   }
 }

@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import type { ToolResultContent } from '@aigis/contracts';
+import { Command } from '@langchain/langgraph';
+import type { ConfirmRequest, ReviewProposal, ToolResultContent } from '@aigis/contracts';
 import type { Request, Response } from 'express';
 import { AgentService } from '../agent/agent.service.js';
 import { answerEveryToolCall } from '../agent/context-window.js';
+import type { ReviewAnswer } from '../agent/review/review-answer.js';
+import { ReviewService } from '../agent/review/review.service.js';
 import type { ToolStreamEvent } from '../agent/events.js';
 import { describeForModel, sqlResultContent } from '../agent/tools/ask-database.tool.js';
 import { AppError, isAppError } from '../common/app-error.js';
@@ -16,12 +19,16 @@ import { ModelRegistry } from '../llm/model-registry.js';
 import { ReadOnlyExecutor } from '../query/read-only-executor.js';
 import type { ThreadsTable } from '../storage/schema.js';
 import { AnswerRelay } from './answer-relay.js';
+import { ReviewTurnsService } from './review-turns.service.js';
 import { SseSink } from './sse-sink.js';
 import { ThinkFilter } from './think-filter.js';
 import { ThreadsService } from './threads.service.js';
 import { TurnLeases } from './turn-leases.js';
 
 const SQL_PREFIX = /^sql:\s*/i;
+
+/** A turn starts from the user's message, or resumes a paused one with the user's review decision. */
+type TurnInput = { content: string } | { resume: ReviewAnswer; direct: boolean };
 
 /**
  * POST /api/chat/:id/message: runs one turn and streams it (SPEC "Stream events"). Closing the
@@ -40,17 +47,25 @@ export class MessageStreamService {
     private readonly executor: ReadOnlyExecutor,
     private readonly leases: TurnLeases,
     private readonly limits: UserLimits,
+    private readonly review: ReviewService,
+    private readonly reviewTurns: ReviewTurnsService,
   ) {}
 
   async stream(userId: string, threadId: string, content: string, req: Request, res: Response): Promise<void> {
     const row = await this.threads.row(userId, threadId);
-    // Both before any header is sent: past the per-user stream limit this answers 429 RATE_LIMITED,
-    // on a busy thread 409 THREAD_BUSY, as plain JSON.
+    await this.exclusively(userId, row, () => this.streamTurn(row, content, res));
+  }
+
+  /**
+   * Both before any header is sent: past the per-user stream limit this answers 429 RATE_LIMITED,
+   * on a busy thread 409 THREAD_BUSY, as plain JSON.
+   */
+  private async exclusively(userId: string, row: ThreadsTable, work: () => Promise<void>): Promise<void> {
     const release = this.limits.stream(userId);
     try {
       const lease = await this.leases.acquire(row.id);
       try {
-        await this.streamTurn(row, content, res);
+        await work();
       } finally {
         await lease.release();
       }
@@ -59,7 +74,31 @@ export class MessageStreamService {
     }
   }
 
-  private async streamTurn(row: ThreadsTable, content: string, res: Response): Promise<void> {
+  private streamTurn(row: ThreadsTable, content: string, res: Response): Promise<void> {
+    return this.respond(row, res, async (sink, signal) => {
+      await this.threads.touch(row, content);
+      // A proposal still waiting is refused first: the new message replaces it.
+      await this.reviewTurns.supersede(row);
+      if (SQL_PREFIX.test(content)) await this.runSql(row, content, sink, signal);
+      else await this.runAgent(row, { content }, sink, signal);
+    });
+  }
+
+  /**
+   * POST /api/chat/:id/confirm: records the decision on the pending query, then resumes the paused turn
+   * (LangGraph `Command({ resume })`) and streams the rest of it like a message. Decision errors (nothing
+   * pending, a refused edit, a busy thread) are answered before the stream starts.
+   */
+  async confirm(userId: string, threadId: string, request: ConfirmRequest, _req: Request, res: Response): Promise<void> {
+    const row = await this.threads.row(userId, threadId);
+    await this.exclusively(userId, row, async () => {
+      const { answer, pending } = await this.reviewTurns.decide(row, request);
+      await this.respond(row, res, (sink, signal) => this.runAgent(row, { resume: answer, direct: pending.proposal.direct }, sink, signal));
+    });
+  }
+
+  /** One streamed answer: the SSE response, an abort when the client goes away, errors as `error` events. */
+  private async respond(row: ThreadsTable, res: Response, work: (sink: SseSink, signal: AbortSignal) => Promise<void>): Promise<void> {
     const controller = new AbortController();
     let finished = false;
     // Registered before the sink, whose own close handler ends the response.
@@ -68,9 +107,7 @@ export class MessageStreamService {
     });
     const sink = new SseSink(res, this.config.SSE_PING_MS);
     try {
-      await this.threads.touch(row, content);
-      if (SQL_PREFIX.test(content)) await this.runSql(row, content, sink, controller.signal);
-      else await this.runAgent(row, content, sink, controller.signal);
+      await work(sink, controller.signal);
     } catch (error) {
       if (!controller.signal.aborted) {
         const appError = this.toStreamError(error, row);
@@ -82,10 +119,12 @@ export class MessageStreamService {
     }
   }
 
-  private async runAgent(row: ThreadsTable, content: string, sink: SseSink, signal: AbortSignal): Promise<void> {
-    const model = this.registry.modelForThread(row.model_name);
+  private async runAgent(row: ThreadsTable, input: TurnInput, sink: SseSink, signal: AbortSignal): Promise<void> {
+    // A resumed `SQL:` message needs no model (its turn ends after the query).
+    const needsModel = !('resume' in input && input.direct);
+    const model = needsModel ? this.registry.modelForThread(row.model_name) : null;
     // Fails fast, naming the alternatives, before anything is written to the thread.
-    this.registry.ensureUsable(model.name);
+    if (model) this.registry.ensureUsable(model.name);
 
     let full = '';
     let partial = '';
@@ -131,13 +170,19 @@ export class MessageStreamService {
       lastActivity = performance.now();
       say(filter.push(text));
     });
+    let paused: ReviewProposal | null = null;
     try {
-      const stream = await this.agent.graph.stream(
-        { messages: [new HumanMessage(content)], model_name: model.name },
-        { ...this.agent.runConfig(row.id, run.signal, budget), callbacks: [relay], streamMode: ['custom', 'updates'] },
-      );
+      const graphInput = 'resume' in input ? new Command<ReviewAnswer>({ resume: input.resume }) : { messages: [new HumanMessage(input.content)], model_name: model!.name };
+      const stream = await this.agent.graph.stream(graphInput as Parameters<AgentService['graph']['stream']>[0], {
+        ...this.agent.runConfig(row.id, run.signal, budget),
+        callbacks: [relay],
+        streamMode: ['custom', 'updates'],
+      });
       for await (const [mode, payload] of stream as AsyncIterable<[string, unknown]>) {
         lastActivity = performance.now();
+        // The review node paused the turn (interrupt()): the proposal goes to the user, the turn ends here.
+        const interrupts = mode === 'updates' ? (payload as { __interrupt__?: { value: ReviewProposal }[] }).__interrupt__ : undefined;
+        if (interrupts?.length) paused = interrupts[0]!.value;
         if (mode === 'custom') {
           sink.send(payload as ToolStreamEvent);
         } else if (mode === 'updates' && (payload as Record<string, unknown>).assistant !== undefined) {
@@ -150,11 +195,11 @@ export class MessageStreamService {
       if (overran && !signal.aborted) {
         throw new AppError(
           'UPSTREAM_FAILED',
-          `The answer took longer than ${Math.round(maxTurnMs / 1000)} s, the most one answer may take (LLM_MAX_TURN_MS), so it was stopped; what had arrived is kept. Ask again, or pick another model if ${model.name} keeps answering without end.`,
+          `The answer took longer than ${Math.round(maxTurnMs / 1000)} s, the most one answer may take (LLM_MAX_TURN_MS), so it was stopped; what had arrived is kept. Ask again, or pick another model if ${model?.name ?? 'the model'} keeps answering without end.`,
         );
       }
       if (stalled && !signal.aborted) {
-        throw new AppError('UPSTREAM_FAILED', `${model.name} stopped responding for ${Math.round(stallMs / 1000)} s, so the answer was stopped. Try again.`);
+        throw new AppError('UPSTREAM_FAILED', `${model?.name ?? 'The model'} stopped responding for ${Math.round(stallMs / 1000)} s, so the answer was stopped. Try again.`);
       }
       throw error;
     } finally {
@@ -167,6 +212,7 @@ export class MessageStreamService {
       sink.send({ type: 'error', data: { error: budget.stopped.message, code: budget.stopped.code } });
       return;
     }
+    if (paused) sink.send({ type: 'confirm_required', data: paused });
     sink.send({ type: 'end', data: { full_response: full } });
   }
 
@@ -183,6 +229,14 @@ export class MessageStreamService {
       forModel = `Error (NO_CONNECTION): ${result.message}`;
     } else {
       try {
+        // Review before run applies to `SQL:` too: a query to review pauses here, in the graph, like a tool call.
+        const pause = await this.review.assess({ userId: row.user_id, connectionId: row.connection_id, threadId: row.id, sql, toolCallId: id, toolName: 'ask_database', direct: true, signal });
+        if (pause) {
+          await this.reviewTurns.pauseDirect(row, content, id, sql, pause, signal);
+          sink.send({ type: 'confirm_required', data: pause.proposal });
+          sink.send({ type: 'end', data: { full_response: '' } });
+          return;
+        }
         const answer = await this.executor.run({ userId: row.user_id, connectionId: row.connection_id, sql, threadId: row.id, signal });
         result = sqlResultContent(sql, answer);
         forModel = describeForModel(sql, answer);

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { ThreadConnectionResponse, ThreadDetail, ThreadModelResponse, ThreadState, ThreadSummary } from '@aigis/contracts';
+import type { ReviewMode, ThreadConnectionResponse, ThreadDetail, ThreadModelResponse, ThreadState, ThreadSummary } from '@aigis/contracts';
 import { AgentService } from '../agent/agent.service.js';
 import { lastResultRows } from '../agent/stored-results.js';
 import { AppError } from '../common/app-error.js';
@@ -10,7 +10,8 @@ import { SchemaService } from '../connections/schema.service.js';
 import { ModelRegistry } from '../llm/model-registry.js';
 import { ThreadsRepository } from '../storage/repositories/threads.repository.js';
 import type { ThreadsTable } from '../storage/schema.js';
-import { type CreateThreadInput, DEFAULT_TITLE } from './chat.schemas.js';
+import { type CreateThreadInput, DEFAULT_TITLE, type UpdateThreadInput } from './chat.schemas.js';
+import { ReviewTurnsService } from './review-turns.service.js';
 import { toThreadMessages } from './thread-messages.js';
 
 export function toSummary(row: ThreadsTable): ThreadSummary {
@@ -19,6 +20,7 @@ export function toSummary(row: ThreadsTable): ThreadSummary {
     title: row.title,
     model: row.model_name,
     connection_id: row.connection_id,
+    review: (row.review as ReviewMode | null) ?? null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -38,6 +40,7 @@ export class ThreadsService {
     private readonly connections: ConnectionsService,
     private readonly schemas: SchemaService,
     private readonly clock: Clock,
+    private readonly reviewTurns: ReviewTurnsService,
   ) {}
 
   async create(userId: string, input: CreateThreadInput): Promise<ThreadSummary> {
@@ -50,6 +53,7 @@ export class ThreadsService {
       title: input.title ?? DEFAULT_TITLE,
       model_name: model,
       connection_id: null,
+      review: input.review ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -74,14 +78,23 @@ export class ThreadsService {
 
   async detail(userId: string, threadId: string): Promise<ThreadDetail> {
     const row = await this.row(userId, threadId);
-    return { ...toSummary(row), messages: toThreadMessages(await this.agent.messages(threadId)) };
+    return {
+      ...toSummary(row),
+      messages: toThreadMessages(await this.agent.messages(threadId)),
+      pending_review: await this.reviewTurns.pendingProposal(threadId),
+    };
   }
 
-  async rename(userId: string, threadId: string, title: string): Promise<ThreadSummary> {
+  /** Renames and/or sets the thread's review mode (null: follow the connection). */
+  async update(userId: string, threadId: string, input: UpdateThreadInput): Promise<ThreadSummary> {
     const row = await this.row(userId, threadId);
-    const updated = { ...row, title, updated_at: this.clock.iso() };
-    await this.threads.update(userId, threadId, { title, updated_at: updated.updated_at });
-    return toSummary(updated);
+    const patch = {
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.review !== undefined ? { review: input.review } : {}),
+      updated_at: this.clock.iso(),
+    };
+    await this.threads.update(userId, threadId, patch);
+    return toSummary({ ...row, ...patch });
   }
 
   async delete(userId: string, threadId: string): Promise<void> {
@@ -142,6 +155,7 @@ export class ThreadsService {
       db_schema: state.db_schema,
       connection: state.connection,
       sql_result: state.sql_result && { ...state.sql_result, rows: lastResultRows(state.messages, state.sql_result) },
+      pending_review: await this.reviewTurns.pendingProposal(threadId),
     };
   }
 

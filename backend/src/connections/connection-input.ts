@@ -27,6 +27,15 @@ const allowedFunctions = z
   )
   .max(MAX_ALLOWED_FUNCTIONS, `at most ${MAX_ALLOWED_FUNCTIONS} functions`);
 
+const threshold = z.number().finite().positive('must be a positive number').max(1e15).nullable();
+
+/** Review before run (not part of where the database is): the mode and the thresholds of "expensive"; null = default. */
+export const reviewSettingsFields = {
+  review: z.enum(['never', 'expensive', 'always'], { error: 'must be one of never, expensive, always' }).optional(),
+  review_thresholds: z.object({ cost: threshold.optional(), rows: threshold.optional(), scan_rows: threshold.optional() }).strict().optional(),
+};
+export type ReviewSettingsInput = { review?: 'never' | 'expensive' | 'always'; review_thresholds?: { cost?: number | null; rows?: number | null; scan_rows?: number | null } };
+
 const serverFields = {
   name: name.optional(),
   host,
@@ -36,6 +45,7 @@ const serverFields = {
   password: z.string().max(1024).optional().nullable(),
   ssl: z.boolean().optional(),
   allowed_functions: allowedFunctions.optional(),
+  ...reviewSettingsFields,
 };
 
 const postgresInput = z.object({ dialect: z.literal('postgres'), ...serverFields, database: identifier }).strict();
@@ -48,6 +58,7 @@ const sqliteInput = z
     name: name.optional(),
     database: z.string().trim().min(1, 'must name a file under SQLITE_ROOT').max(1024),
     allowed_functions: allowedFunctions.optional(),
+    ...reviewSettingsFields,
   })
   .strict();
 
@@ -62,6 +73,7 @@ const urlInput = z
     password: z.string().max(1024).optional(),
     ssl: z.boolean().optional(),
     allowed_functions: allowedFunctions.optional(),
+    ...reviewSettingsFields,
   })
   .strict();
 
@@ -84,6 +96,7 @@ export const updateConnectionSchema = z
     password: z.string().max(1024).optional().nullable(),
     ssl: z.boolean().optional(),
     allowed_functions: allowedFunctions.optional(),
+    ...reviewSettingsFields,
   })
   .strict();
 export type UpdateConnectionInput = z.infer<typeof updateConnectionSchema>;

@@ -11,10 +11,12 @@ import { UserLimits } from '../limits/user-limits.service.js';
 import { ConnectionsRepository } from '../storage/repositories/connections.repository.js';
 import type { ConnectionsTable } from '../storage/schema.js';
 import { AdapterCache } from './adapter-cache.js';
+import { DEFAULT_REVIEW_MODE, DEFAULT_REVIEW_THRESHOLDS } from '../agent/review/review-policy.js';
 import {
   type ConnectionSpec,
   ConnectionInputError,
   type CreateConnectionInput,
+  type ReviewSettingsInput,
   specFromCreate,
   specFromUpdate,
   type UpdateConnectionInput,
@@ -36,6 +38,12 @@ export function toApiConnection(row: ConnectionsTable): Connection {
     has_password: row.sealed_password !== null,
     is_demo: row.is_demo === 1,
     allowed_functions: readAllowedFunctions(row.allowed_functions),
+    review: (row.review as Connection['review']) ?? DEFAULT_REVIEW_MODE,
+    review_thresholds: {
+      cost: row.review_max_cost ?? DEFAULT_REVIEW_THRESHOLDS.cost,
+      rows: row.review_max_rows ?? DEFAULT_REVIEW_THRESHOLDS.rows,
+      scan_rows: row.review_scan_rows ?? DEFAULT_REVIEW_THRESHOLDS.scan_rows,
+    },
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -49,6 +57,17 @@ function readAllowedFunctions(stored: string | null | undefined): string[] {
   } catch {
     return [];
   }
+}
+
+/** The review settings a create or PATCH carries, as columns (absent: unchanged; a null threshold: the default). */
+function reviewColumns(input: ReviewSettingsInput): Partial<Pick<ConnectionsTable, 'review' | 'review_max_cost' | 'review_max_rows' | 'review_scan_rows'>> {
+  const t = input.review_thresholds;
+  return {
+    ...(input.review !== undefined ? { review: input.review } : {}),
+    ...(t?.cost !== undefined ? { review_max_cost: t.cost } : {}),
+    ...(t?.rows !== undefined ? { review_max_rows: t.rows } : {}),
+    ...(t?.scan_rows !== undefined ? { review_scan_rows: t.scan_rows } : {}),
+  };
 }
 
 /** Listeners told when a connection changes or goes away (schema cache, thread state). */
@@ -90,6 +109,11 @@ export class ConnectionsService {
       sealed_password: spec.password ? this.secrets.seal(spec.password, { connectionId: id, ownerId: userId }) : null,
       is_demo: options.isDemo ? 1 : 0,
       allowed_functions: JSON.stringify(input.allowed_functions ?? []),
+      review: DEFAULT_REVIEW_MODE,
+      review_max_cost: null,
+      review_max_rows: null,
+      review_scan_rows: null,
+      ...reviewColumns(input),
       created_at: now,
       updated_at: now,
     };
@@ -121,6 +145,7 @@ export class ConnectionsService {
     const changes = {
       ...this.columns(spec),
       sealed_password: sealed,
+      ...reviewColumns(patch),
       ...(patch.allowed_functions !== undefined ? { allowed_functions: JSON.stringify(patch.allowed_functions) } : {}),
       updated_at: this.clock.iso(),
     };

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { QueryResponse } from '@aigis/contracts';
+import type { Dialect, QueryEstimate, QueryResponse } from '@aigis/contracts';
 import { AppError, isAppError } from '../common/app-error.js';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -21,6 +21,8 @@ export interface ReadOnlyQuery {
   threadId?: string | null;
   modelName?: string | null;
   signal?: AbortSignal;
+  /** The review decision that approved this query (audit link). */
+  reviewId?: string | null;
 }
 
 const AUDIT_STATUS: Partial<Record<string, string>> = {
@@ -92,6 +94,26 @@ export class ReadOnlyExecutor {
     }
   }
 
+  /**
+   * The database's estimate of a query, before it runs (review before run): the same guard, then EXPLAIN in a
+   * read-only transaction under the statement timeout. A rejection is audited like one from run().
+   */
+  async explain(query: ReadOnlyQuery): Promise<{ dialect: Dialect; estimate: QueryEstimate }> {
+    const { adapter, target } = await this.connections.adapterFor(query.userId, query.connectionId);
+    const sql = await this.check(query, target.dialect);
+    const estimate = await adapter.explain(sql, { timeoutMs: this.config.STATEMENT_TIMEOUT_MS, signal: query.signal });
+    return { dialect: target.dialect, estimate };
+  }
+
+  /** The guard alone (an edited query before it is accepted for running): the accepted SQL, or SQL_REJECTED, audited. */
+  async check(query: ReadOnlyQuery, dialect?: Dialect): Promise<string> {
+    const verdict = await this.guard.check(dialect ?? (await this.connections.get(query.userId, query.connectionId)).dialect, query.sql);
+    if (verdict.ok) return verdict.sql;
+    const error = new AppError('SQL_REJECTED', `SQL rejected: ${verdict.reason}`, { reason: verdict.reason });
+    await this.record(query, 'rejected', { elapsed: 0, code: error.code, message: error.message });
+    throw error;
+  }
+
   /** The audit must never turn a good answer into an error: a failed write is logged instead. */
   private async record(
     query: ReadOnlyQuery,
@@ -111,6 +133,7 @@ export class ReadOnlyExecutor {
         elapsed_ms: outcome.elapsed,
         error_code: outcome.code ?? null,
         error_message: outcome.message?.slice(0, 2000) ?? null,
+        review_id: query.reviewId ?? null,
         created_at: this.clock.iso(),
       });
     } catch (error) {

@@ -42,6 +42,12 @@ export interface ConnectionsTable {
   is_demo: number;
   /** JSON array of function names the owner allows queries to call (`my_fn`, `public.my_fn`). */
   allowed_functions: string;
+  /** never | expensive | always */
+  review: string;
+  /** Null: the default threshold. */
+  review_max_cost: number | null;
+  review_max_rows: number | null;
+  review_scan_rows: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -52,6 +58,8 @@ export interface ThreadsTable {
   title: string;
   model_name: string | null;
   connection_id: string | null;
+  /** never | expensive | always; null follows the connection. */
+  review: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -69,6 +77,24 @@ export interface QueryAuditTable {
   elapsed_ms: number;
   error_code: string | null;
   error_message: string | null;
+  /** The review decision that approved this execution, if one did. */
+  review_id: string | null;
+  created_at: string;
+}
+
+export interface ReviewDecisionsTable {
+  /** The proposal's id. */
+  id: string;
+  user_id: string;
+  connection_id: string;
+  thread_id: string;
+  /** approved | denied | superseded */
+  decision: string;
+  proposed_sql: string;
+  approved_sql: string | null;
+  reason: string | null;
+  /** JSON of the estimate shown to the user. */
+  estimate: string | null;
   created_at: string;
 }
 
@@ -89,4 +115,5 @@ export interface AppDatabase {
   threads: ThreadsTable;
   query_audit: QueryAuditTable;
   thread_turns: ThreadTurnsTable;
+  review_decisions: ReviewDecisionsTable;
 }

@@ -6,6 +6,7 @@ import { AuthTokensRepository } from './repositories/auth-tokens.repository.js';
 import { ConnectionsRepository } from './repositories/connections.repository.js';
 import { LoginFailuresRepository } from './repositories/login-failures.repository.js';
 import { QueryAuditRepository } from './repositories/query-audit.repository.js';
+import { ReviewDecisionsRepository } from './repositories/review-decisions.repository.js';
 import { ThreadTurnsRepository } from './repositories/thread-turns.repository.js';
 import { ThreadsRepository } from './repositories/threads.repository.js';
 import { UsersRepository } from './repositories/users.repository.js';
@@ -19,6 +20,7 @@ const repositories = [
   ThreadsRepository,
   ThreadTurnsRepository,
   QueryAuditRepository,
+  ReviewDecisionsRepository,
 ];
 
 @Global()

@@ -1,23 +1,24 @@
-import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { ToolMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { ToolResultContent } from '@aigis/contracts';
 import { describeIssues } from '../../common/zod.js';
 import { turnBudgetOf } from '../../limits/turn-budget.js';
 import type { ToolStreamEvent } from '../events.js';
+import { unansweredCalls } from '../review/review-gate.node.js';
 import type { AigisStateType, AigisStateUpdate } from '../state.js';
 import { type AgentTool, toolError, type ToolOutcome } from '../tools/agent-tool.js';
 import { INVALID_ARGUMENTS_KEY } from './assistant.node.js';
 
 /**
- * Runs the tool calls of the last assistant message in order. A call to an unknown tool or with
+ * Runs the unanswered tool calls of the last assistant message in order. A call to an unknown tool or with
  * malformed arguments is answered with a correction the model can act on, never a crash; calls
- * beyond the turn's budget (per message, per turn) are answered with a RATE_LIMITED tool error.
+ * beyond the turn's budget (per message, per turn) are answered with a RATE_LIMITED tool error. A call whose
+ * query must be reviewed first stops the node: the review node asks, and the calls after it run once it is decided.
  */
 export function toolsNode(tools: AgentTool[]) {
   const byName = new Map(tools.map((t) => [t.name, t]));
   return async (state: AigisStateType, config: LangGraphRunnableConfig): Promise<AigisStateUpdate> => {
-    const last = state.messages.at(-1);
-    const calls = last && AIMessage.isInstance(last) ? (last.tool_calls ?? []) : [];
+    const calls = unansweredCalls(state.messages);
     const threadId = String(config.configurable?.thread_id ?? '');
     const messages: ToolMessage[] = [];
     let current = state;
@@ -34,7 +35,11 @@ export function toolsNode(tools: AgentTool[]) {
       const refusal = refusals.get(call);
       const outcome = refusal
         ? toolError('RATE_LIMITED', refusal)
-        : await runOne(byName, call.name, call.args, invalid, { state: current, config, threadId, signal: config.signal });
+        : await runOne(byName, call.name, call.args, invalid, { state: current, config, threadId, toolCallId: id, signal: config.signal });
+      if (outcome.pause) {
+        update = { ...update, pending_review: outcome.pause };
+        break;
+      }
       emit({ type: 'tool_result', data: { id, name: call.name, content: outcome.result satisfies ToolResultContent } });
       messages.push(
         new ToolMessage({
@@ -51,7 +56,8 @@ export function toolsNode(tools: AgentTool[]) {
         current = { ...current, ...(outcome.update as Partial<AigisStateType>) };
       }
     }
-    return { ...update, messages };
+    // Always written: a proposal left over from a turn that ended otherwise (stopped) must not pause this one.
+    return { pending_review: null, ...update, messages };
   };
 }
 

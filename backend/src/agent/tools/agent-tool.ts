@@ -3,12 +3,14 @@ import type { ToolResultContent } from '@aigis/contracts';
 import type { z } from 'zod';
 import { turnBudgetOf } from '../../limits/turn-budget.js';
 import { INNER_CALL_TAGS } from '../events.js';
-import type { AigisStateType, AigisStateUpdate } from '../state.js';
+import type { AigisStateType, AigisStateUpdate, PendingReview } from '../state.js';
 
 export interface ToolRunContext {
   state: AigisStateType;
   config: LangGraphRunnableConfig;
   threadId: string;
+  /** The id of the tool call being answered. */
+  toolCallId: string;
   signal?: AbortSignal;
 }
 
@@ -19,6 +21,8 @@ export interface ToolOutcome {
   result: ToolResultContent;
   /** State changes, e.g. sql_result. */
   update?: Partial<AigisStateUpdate>;
+  /** The query must be reviewed first: the turn pauses, and this call is answered once the user decides. */
+  pause?: PendingReview;
 }
 
 export interface AgentTool<S extends z.ZodObject = z.ZodObject> {

@@ -6,6 +6,7 @@ import type { ConnectionsService } from '../../connections/connections.service.j
 import type { SchemaService } from '../../connections/schema.service.js';
 import type { ReadOnlyExecutor } from '../../query/read-only-executor.js';
 import type { ModelResolver } from '../model-resolver.js';
+import type { ReviewService } from '../review/review.service.js';
 import { extractSql } from '../model-output.js';
 import { excerptTable, excerptValue, TOOL_RESULT_EXCERPT } from '../result-excerpt.js';
 import { ERROR_GUIDANCE, sqlRetryMessage, sqlWriterPrompt } from '../prompts.js';
@@ -23,6 +24,8 @@ export interface AskDatabaseDeps {
   executor: ReadOnlyExecutor;
   schemas: SchemaService;
   connections: ConnectionsService;
+  /** Review before run: whether the user sees the query first. */
+  review: Pick<ReviewService, 'assess'>;
 }
 
 /** Errors that no rewrite of the SQL can fix: report them at once. */
@@ -62,6 +65,9 @@ export function askDatabaseTool(deps: AskDatabaseDeps): AgentTool<typeof schema>
           continue;
         }
         try {
+          // Review before run: a query the user must see first pauses the turn here (the review node asks).
+          const pause = await deps.review.assess({ userId, connectionId, threadId: context.threadId, sql, toolCallId: context.toolCallId, toolName: 'ask_database', direct: false, signal: context.signal });
+          if (pause) return { content: '', result: { type: 'text', text: '' }, pause };
           const result = await deps.executor.run({
             userId,
             connectionId,
@@ -93,7 +99,7 @@ function errorClassOf(error: AppError): keyof typeof ERROR_GUIDANCE {
   return detailClass && detailClass in ERROR_GUIDANCE ? (detailClass as keyof typeof ERROR_GUIDANCE) : 'execution';
 }
 
-function success(sql: string, result: Awaited<ReturnType<ReadOnlyExecutor['run']>>): ToolOutcome {
+export function success(sql: string, result: Awaited<ReturnType<ReadOnlyExecutor['run']>>): ToolOutcome {
   return {
     content: describeForModel(sql, result),
     result: sqlResultContent(sql, result),

@@ -1,4 +1,4 @@
-import type { Dialect, SchemaTable } from '@aigis/contracts';
+import type { Dialect, QueryEstimate, SchemaTable } from '@aigis/contracts';
 import type { BackendBudget } from '../../limits/backend-budget.js';
 import type { ByteBudgets, TruncatedReason } from './result-budget.js';
 
@@ -43,6 +43,12 @@ export interface ExecuteOptions {
   budgets?: ByteBudgets;
 }
 
+export interface ExplainOptions {
+  /** The same statement timeout as the query's. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
 export interface ExecuteResult {
   columns: string[];
   /** JSON-safe values (see json-safe.ts). */
@@ -84,6 +90,11 @@ export interface DialectAdapter {
   readonly dialect: Dialect;
   /** Runs one statement in a READ ONLY transaction that is always rolled back. Never parses: the guard already did. */
   executeReadOnly(sql: string, options: ExecuteOptions): Promise<ExecuteResult>;
+  /**
+   * The database's own estimate of a statement the guard accepted, before it runs: our code puts EXPLAIN in
+   * front (never user text), inside the same read-only transaction and timeout as executeReadOnly. Nothing executes.
+   */
+  explain(sql: string, options: ExplainOptions): Promise<QueryEstimate>;
   /** Server version, round-trip latency is measured by the caller, and whether the credential can write. */
   probe(): Promise<ServerProbe>;
   /** Metadata in a fixed number of catalog round trips, then sample rows with bounded concurrency. */

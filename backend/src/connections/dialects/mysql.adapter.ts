@@ -1,4 +1,4 @@
-import type { SchemaTable } from '@aigis/contracts';
+import type { QueryEstimate, SchemaTable } from '@aigis/contracts';
 import mysql from 'mysql2';
 import type { FieldPacket, Pool, PoolConnection, PoolOptions } from 'mysql2';
 import { AppError, isAppError } from '../../common/app-error.js';
@@ -11,6 +11,7 @@ import type {
   DialectAdapter,
   ExecuteOptions,
   ExecuteResult,
+  ExplainOptions,
   IntrospectionResult,
   IntrospectOptions,
   ServerProbe,
@@ -21,6 +22,7 @@ import type { PoolGate } from '../../limits/pool-gate.js';
 import { backupTimerMs, cancelledError, delay, supervise, timeoutError } from './execution-control.js';
 import { bigintToJson, bytesToJson, decimalToJson, type JsonValue, rowsToObjects, toJsonSafe, uniqueColumnNames } from './json-safe.js';
 import { capCell, DEFAULT_BUDGETS, RowCollector } from './result-budget.js';
+import { MYSQL_EXPLAIN_PREFIX, mysqlEstimate } from './mysql-explain.js';
 import { quoteQualified } from './quote-ident.js';
 
 type Flavor = 'mysql' | 'mariadb';
@@ -136,6 +138,56 @@ export class MysqlAdapter implements DialectAdapter {
       if (discard) conn.destroy();
       // Held until then, so the connection cannot start someone else's statement while we watch its thread.
       if (stoppedByUs || interrupted) await this.waitUntilStopped(conn.threadId);
+      if (!discard) conn.release();
+    }
+  }
+
+  async explain(sql: string, options: ExplainOptions): Promise<QueryEstimate> {
+    const { timeoutMs, signal } = options;
+    const conn = await this.checkout(signal, timeoutMs);
+    let discard = false;
+    let stoppedByUs = false;
+    let workEnded = true;
+    try {
+      const { flavor } = await this.serverFlavor(conn);
+      await this.setSessionTimeout(conn, flavor, timeoutMs);
+      await run(conn, 'START TRANSACTION READ ONLY');
+      workEnded = false;
+      const work = run(conn, MYSQL_EXPLAIN_PREFIX + sql);
+      work.then(
+        () => (workEnded = true),
+        () => (workEnded = true),
+      );
+      const { rows } = await supervise(work, {
+        signal,
+        timeoutMs,
+        timerMs: backupTimerMs(timeoutMs),
+        stop: async () => {
+          stoppedByUs = true;
+          await this.killQuery(conn.threadId);
+        },
+      });
+      return mysqlEstimate(String((rows as unknown[][])[0]?.[0] ?? '{}'));
+    } catch (err) {
+      if (isAppError(err)) throw err;
+      if (isConnectionError('mysql', err) && !(err as { sqlMessage?: string }).sqlMessage) {
+        discard = true;
+        throw connectionFailed(this.target, err, this.settings);
+      }
+      const errno = (err as { errno?: number }).errno;
+      if (errno !== undefined && SERVER_TIMEOUT_ERRNOS.has(errno)) throw timeoutError(timeoutMs);
+      throw queryFailed('mysql', err, { password: this.target.password });
+    } finally {
+      if (!workEnded) discard = true;
+      if (!discard) {
+        try {
+          await run(conn, 'ROLLBACK');
+        } catch {
+          discard = true;
+        }
+      }
+      if (discard) conn.destroy();
+      if (stoppedByUs) await this.waitUntilStopped(conn.threadId);
       if (!discard) conn.release();
     }
   }

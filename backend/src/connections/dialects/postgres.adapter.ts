@@ -1,4 +1,4 @@
-import type { SchemaTable } from '@aigis/contracts';
+import type { QueryEstimate, SchemaTable } from '@aigis/contracts';
 import pg from 'pg';
 import { AppError, isAppError } from '../../common/app-error.js';
 import { readPostgresCatalog } from '../introspection/postgres.catalog.js';
@@ -10,6 +10,7 @@ import type {
   DialectAdapter,
   ExecuteOptions,
   ExecuteResult,
+  ExplainOptions,
   IntrospectionResult,
   IntrospectOptions,
   ServerProbe,
@@ -19,6 +20,7 @@ import { gatePgPool } from './backend-gates.js';
 import type { PoolGate } from '../../limits/pool-gate.js';
 import { backupTimerMs, cancelledError, supervise, timeoutError } from './execution-control.js';
 import { type JsonValue, rowsToObjects, uniqueColumnNames } from './json-safe.js';
+import { POSTGRES_EXPLAIN_PREFIX, POSTGRES_RELATION_ROWS_SQL, postgresEstimate, summarizePostgresPlan } from './postgres-explain.js';
 import { jsonSafePgTypes, parsePgCell, rawTextPgTypes } from './postgres-types.js';
 import { type ByteBudgets, DEFAULT_BUDGETS, RowCollector } from './result-budget.js';
 import { quoteQualified } from './quote-ident.js';
@@ -114,6 +116,50 @@ export class PostgresAdapter implements DialectAdapter {
     } finally {
       // A stopped statement that has not ended yet would hold the ROLLBACK (and the caller) behind it: cut the
       // socket instead. Otherwise the ROLLBACK's answer also proves the server has finished with the statement.
+      if (!workEnded) discard = true;
+      if (!discard) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          discard = true;
+        }
+      }
+      if (discard) destroySocket(client);
+      this.release(client, discard);
+    }
+  }
+
+  async explain(sql: string, options: ExplainOptions): Promise<QueryEstimate> {
+    const { timeoutMs, signal } = options;
+    const client = await this.checkout(signal, timeoutMs);
+    let discard = false;
+    let workEnded = false;
+    try {
+      const work = (async () => {
+        await client.query(`BEGIN TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}; SET LOCAL standard_conforming_strings = on`);
+        // Extended protocol: one statement only, as for the query itself.
+        const plan = await client.query({ text: POSTGRES_EXPLAIN_PREFIX + sql, queryMode: 'extended', rowMode: 'array' } as QueryConfigWithMode);
+        const summary = summarizePostgresPlan((plan.rows[0] as unknown[] | undefined)?.[0]);
+        const scanned = summary.seqScans;
+        const sizes = scanned.length
+          ? (await client.query(POSTGRES_RELATION_ROWS_SQL, [scanned.map((r) => r.schema), scanned.map((r) => r.name)])).rows
+          : [];
+        return postgresEstimate(summary, sizes as { schema: string; name: string; rows: number }[]);
+      })();
+      work.then(
+        () => (workEnded = true),
+        () => (workEnded = true),
+      );
+      return await supervise(work, { signal, timeoutMs, timerMs: backupTimerMs(timeoutMs), stop: () => this.cancelBackend(backendPid(client)) });
+    } catch (err) {
+      if (isAppError(err)) throw err;
+      if (isConnectionError('postgres', err)) {
+        discard = true;
+        throw connectionFailed(this.target, err, this.settings);
+      }
+      if ((err as { code?: string }).code === '57014') throw timeoutError(timeoutMs);
+      throw queryFailed('postgres', err, { password: this.target.password, positionOffset: POSTGRES_EXPLAIN_PREFIX.length });
+    } finally {
       if (!workEnded) discard = true;
       if (!discard) {
         try {

@@ -12,6 +12,8 @@
  *                                                 ← { columns, rows (arrays, values cut), truncated, reason }
  *   → { id, op: 'catalog' }                       ← { tables, columns, foreignKeys, statements }
  *   → { id, op: 'sample', table, limit, countCap } ← { columns, rows, count }
+ *   → { id, op: 'plan', sql }                     ← { plan: [{ id, parent, detail }], tables }
+ *   → { id, op: 'tableRows', tables, countCap }    ← { counts: { table: rows } }
  *   errors ← { id, ok: false, error: { message, code } }
  */
 export const SQLITE_CHILD_SOURCE = String.raw`
@@ -119,6 +121,26 @@ const handlers = {
       ? Number(db.prepare('SELECT count(*) FROM (SELECT 1 FROM ' + quote(msg.table) + ' LIMIT ' + Number(msg.countCap) + ')').pluck().get())
       : null;
     return { columns, rows, count };
+  },
+  // EXPLAIN QUERY PLAN of a statement the guard accepted (the prefix is ours), and the file's tables.
+  plan(msg) {
+    const plan = db.prepare('EXPLAIN QUERY PLAN ' + msg.sql).all().map((r) => ({ id: r.id, parent: r.parent, detail: String(r.detail) }));
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+    return { plan, tables };
+  },
+  // Row counts for the estimate: sqlite_stat1 when ANALYZE has run, else counted up to countCap.
+  tableRows(msg) {
+    const counts = {};
+    let stat = new Map();
+    try {
+      stat = new Map(db.prepare('SELECT tbl, stat FROM sqlite_stat1').raw(true).all().map(([t, s]) => [t, Number(String(s).split(' ')[0])]));
+    } catch (absent) { /* no ANALYZE yet */ }
+    for (const table of msg.tables) {
+      counts[table] = Number.isFinite(stat.get(table))
+        ? stat.get(table)
+        : Number(db.prepare('SELECT count(*) FROM (SELECT 1 FROM ' + quote(table) + ' LIMIT ' + Number(msg.countCap) + ')').pluck().get());
+    }
+    return { counts };
   },
 };
 

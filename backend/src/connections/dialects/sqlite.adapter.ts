@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import type { SchemaTable } from '@aigis/contracts';
+import type { QueryEstimate, SchemaTable } from '@aigis/contracts';
 import { AppError, isAppError } from '../../common/app-error.js';
 import { assembleTables, type CatalogColumn, type CatalogForeignKey, type CatalogTable } from '../introspection/catalog.js';
 import { collectSamples, summarizeSampleRow } from '../introspection/samples.js';
@@ -12,6 +12,7 @@ import type {
   DialectAdapter,
   ExecuteOptions,
   ExecuteResult,
+  ExplainOptions,
   IntrospectionResult,
   IntrospectOptions,
   ServerProbe,
@@ -20,6 +21,7 @@ import { delay, supervise, waitFor } from './execution-control.js';
 import { rowsToObjects, toJsonSafe, uniqueColumnNames } from './json-safe.js';
 import { DEFAULT_BUDGETS, RowCollector, type TruncatedReason } from './result-budget.js';
 import { SQLITE_CHILD_SOURCE } from './sqlite-child-source.js';
+import { scanCandidates, scannedNames, type SqlitePlanRow, sqliteEstimate } from './sqlite-explain.js';
 
 const BETTER_SQLITE3 = createRequire(import.meta.url).resolve('better-sqlite3');
 /** SQLite keeps no row statistics, so introspection counts, up to this many rows per table. */
@@ -88,6 +90,25 @@ export class SqliteAdapter implements DialectAdapter {
       truncatedReason: truncated ? (collector.reason ?? result.reason ?? 'row_limit') : null,
       sqlExecuted: sql,
     };
+  }
+
+  /** EXPLAIN QUERY PLAN, then the row counts of the scanned tables, in the read-only process under the timeout. */
+  async explain(sql: string, options: ExplainOptions): Promise<QueryEstimate> {
+    const { timeoutMs, signal } = options;
+    const started = performance.now();
+    const { plan, tables } = (await this.request({ op: 'plan', sql }, timeoutMs, signal)) as { plan: SqlitePlanRow[]; tables: string[] };
+    const candidates = new Map(scannedNames(plan).map((name) => [name, scanCandidates(sql, name, tables)]));
+    const wanted = [...new Set([...candidates.values()].flat())];
+    const remaining = Math.max(1, timeoutMs - (performance.now() - started));
+    const { counts } = wanted.length
+      ? ((await this.request({ op: 'tableRows', tables: wanted, countCap: SQLITE_COUNT_CAP }, remaining, signal)) as { counts: Record<string, number> })
+      : { counts: {} as Record<string, number> };
+    const resolved: Record<string, string> = {};
+    for (const [name, options] of candidates) {
+      const largest = options.reduce<string | undefined>((best, t) => (best === undefined || (counts[t] ?? 0) > (counts[best] ?? 0) ? t : best), undefined);
+      if (largest !== undefined) resolved[name] = largest;
+    }
+    return sqliteEstimate({ plan, tableRows: counts, resolved });
   }
 
   async probe(): Promise<ServerProbe> {

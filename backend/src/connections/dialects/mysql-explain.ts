@@ -12,9 +12,10 @@ const SUBQUERY_KEYS = new Set(['materialized', 'materialized_from_subquery', 'at
  * Reads `EXPLAIN FORMAT=JSON` of MySQL 5.7+/8 (`cost_info.query_cost`, `rows_examined_per_scan`) and MariaDB
  * (`rows`, `cost` from 11.0; tables wrapped in `block-nl-join`, `read_sorted_file`, `filesort`, …).
  * Rows: the tables of one nested loop multiply (each row of the outer table reads the inner one); the loops of
- * separate query blocks add up. Full scans: `access_type: "ALL"` on a base table (not `<derived2>`).
+ * separate query blocks add up. Full scans: `access_type` `ALL` (every row) or `index` (every entry of an index,
+ "the same as ALL, except that the index tree is scanned") on a base table (not `<derived2>`).
  */
-export function mysqlEstimate(output: unknown): QueryEstimate {
+export function mysqlEstimate(output: unknown, sql = ''): QueryEstimate {
   const root = (typeof output === 'string' ? JSON.parse(output) : output) as Json;
   const block = (root?.query_block ?? root) as Json;
   const costInfo = block?.cost_info as Json | undefined;
@@ -30,13 +31,27 @@ export function mysqlEstimate(output: unknown): QueryEstimate {
       const examined = tableRows(table);
       product *= Math.max(1, examined ?? 1);
       const name = String(table.table_name ?? '');
-      if (table.access_type === 'ALL' && name && !name.startsWith('<')) {
-        scans.set(name, Math.max(scans.get(name) ?? 0, examined ?? 0));
+      if ((table.access_type === 'ALL' || table.access_type === 'index') && name && !name.startsWith('<')) {
+        const label = aliasedTable(sql, name) ?? name;
+        scans.set(label, Math.max(scans.get(label) ?? 0, examined ?? 0));
       }
     }
     rows = (rows ?? 0) + product;
   }
   return { cost, rows, scans: [...scans].map(([table, n]) => ({ table, rows: n })) };
+}
+
+/**
+ * MySQL and MariaDB name a table by its alias in the plan (`t` for `Track t`): the table it stands for, read from
+ * the text (`FROM|JOIN|, <[db.]table> [AS] <alias>`), so the user reads "Track", not "t". Null when not found.
+ */
+export function aliasedTable(sql: string, alias: string): string | null {
+  const ident = '[`"]?[\\w$]+[`"]?';
+  const escaped = alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`(?:FROM|JOIN|,)\\s*((?:${ident}\\.)?${ident})\\s+(?:AS\\s+)?[\`"]?${escaped}[\`"]?(?![\\w$])`, 'i').exec(sql);
+  if (!m) return null;
+  const table = m[1]!.split('.').pop()!.replace(/[`"]/g, '');
+  return /^(?:ON|USING|WHERE|JOIN|AS|SELECT)$/i.test(table) ? null : table;
 }
 
 function collectLoops(node: unknown, loops: Json[][], claimed: Set<Json>, depth: number): void {

@@ -167,7 +167,7 @@ export class MysqlAdapter implements DialectAdapter {
           await this.killQuery(conn.threadId);
         },
       });
-      return mysqlEstimate(String((rows as unknown[][])[0]?.[0] ?? '{}'));
+      return mysqlEstimate(String((rows as unknown[][])[0]?.[0] ?? '{}'), sql);
     } catch (err) {
       if (isAppError(err)) throw err;
       if (isConnectionError('mysql', err) && !(err as { sqlMessage?: string }).sqlMessage) {

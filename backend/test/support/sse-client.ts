@@ -21,13 +21,33 @@ export async function streamMessage(
   token: string,
   threadId: string,
   content: string,
-  options: { signal?: AbortSignal; onEvent?: (event: StreamEvent, index: number) => void } = {},
+  options: StreamOptions = {},
 ): Promise<StreamedAnswer> {
+  return streamPost(`${baseUrl}/api/chat/${threadId}/message`, token, { content }, options);
+}
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: StreamEvent, index: number) => void;
+}
+
+/** Sends a review decision (`POST /api/chat/:id/confirm`) and reads the rest of the turn like a message. */
+export function streamConfirm(
+  baseUrl: string,
+  token: string,
+  threadId: string,
+  body: { decision: 'approve' | 'deny'; sql?: string; reason?: string; proposal_id?: string },
+  options: StreamOptions = {},
+): Promise<StreamedAnswer> {
+  return streamPost(`${baseUrl}/api/chat/${threadId}/confirm`, token, body, options);
+}
+
+async function streamPost(url: string, token: string, body: unknown, options: StreamOptions): Promise<StreamedAnswer> {
   const started = performance.now();
-  const response = await fetch(`${baseUrl}/api/chat/${threadId}/message`, {
+  const response = await fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ content }),
+    body: JSON.stringify(body),
     signal: options.signal,
   });
   const contentType = response.headers.get('content-type');

@@ -194,6 +194,10 @@ describe('review before run', () => {
       expect(resumed.events[0]!.data).toMatchObject({ content: { type: 'sql_result', rows: [{ artists: 275 }] } });
       expect(fake.completions().length).toBe(before);
       expect((await audit()).filter((a) => a.review_id === proposal.id)).toMatchObject([{ sql, status: 'ok', model_name: null }]);
+      // A user-written EXPLAIN is refused by the guard before any estimate (only our code puts EXPLAIN in front).
+      const explained = await send(threadId, `SQL: EXPLAIN ANALYZE SELECT count(*) FROM ${t.artist}`);
+      expect(types(explained.events)).toEqual(['tool_call', 'tool_result', 'end']);
+      expect(explained.events[1]!.data).toMatchObject({ content: { type: 'error', code: 'SQL_REJECTED' } });
       // An expensive SQL: message in the default mode asks too; a cheap one runs at once.
       const defaultThread = await newThread(dialect);
       expect(types((await send(defaultThread, `SQL: ${sql}`)).events)).toEqual(['tool_call', 'tool_result', 'end']);

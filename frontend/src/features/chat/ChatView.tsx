@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import type { ReviewMode } from '@aigis/contracts';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from '../../app/router';
 import { paths } from '../../app/routes';
 import { ApiError } from '../../lib/api-error';
@@ -15,6 +16,9 @@ import { chatApi } from './chat-api';
 import { Composer } from './Composer';
 import { preloadMarkdown } from './MarkdownText';
 import { MessageList } from './MessageList';
+import { ReviewModeSelect } from './ReviewModeSelect';
+import { ReviewProposalCard } from './ReviewProposalCard';
+import { SqlRerunContext } from './ToolCallView';
 import { pendingMessage } from './pending-message';
 import { useThreadChat } from './use-thread-chat';
 import './chat.css';
@@ -27,9 +31,12 @@ export function ChatView({ threadId }: { threadId: string }) {
   const { info, setInfo } = chat;
   const [settingError, setSettingError] = useState<ApiError | null>(null);
   const [connectionNote, setConnectionNote] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'model' | 'connection' | null>(null);
+  const [busy, setBusy] = useState<'model' | 'connection' | 'review' | null>(null);
 
   useEffect(preloadMarkdown, []);
+
+  const { send, streaming } = chat;
+  const rerun = useMemo(() => ({ run: (sql: string) => void send(`SQL: ${sql}`), disabled: streaming }), [send, streaming]);
 
   useEffect(() => {
     setSettingError(null);
@@ -52,6 +59,19 @@ export function ChatView({ threadId }: { threadId: string }) {
       setInfo((i) => (i ? { ...i, model } : i));
       threads.patchLocal(threadId, { model });
       rememberModel(model);
+    } catch (err) {
+      setSettingError(ApiError.from(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function switchReview(review: ReviewMode | null) {
+    setBusy('review');
+    setSettingError(null);
+    try {
+      const res = await chatApi.setReview(threadId, review);
+      setInfo((i) => (i ? { ...i, review: res.review } : i));
     } catch (err) {
       setSettingError(ApiError.from(err));
     } finally {
@@ -94,6 +114,8 @@ export function ChatView({ threadId }: { threadId: string }) {
   // The server may retitle a thread after its first answer; the refreshed list has the latest title.
   const title = threads.threads.find((t) => t.thread_id === threadId)?.title || info?.title || 'New thread';
   const hasConnection = Boolean(info?.connection_id);
+  const connectionReview = connections.find((c) => c.id === info?.connection_id)?.review;
+  const pending = chat.state.pendingReview;
   return (
     <div className="chat" data-testid="chat-view">
       <header className="chat-header">
@@ -107,6 +129,13 @@ export function ChatView({ threadId }: { threadId: string }) {
             value={info?.connection_id ?? null}
             disabled={!info || chat.streaming || busy !== null}
             onChange={switchConnection}
+          />
+          <ReviewModeSelect
+            value={info?.review ?? null}
+            inherit={`Like the connection${connectionReview ? ` (${connectionReview === 'expensive' ? 'when expensive' : connectionReview})` : ''}`}
+            disabled={!info || chat.streaming || busy !== null}
+            onChange={(mode) => void switchReview(mode)}
+            testId="thread-review"
           />
         </div>
       </header>
@@ -143,7 +172,10 @@ export function ChatView({ threadId }: { threadId: string }) {
             </div>
           )}
           {!chat.loading && chat.state.messages.length === 0 && <EmptyThread noModel={noneAvailable} />}
-          <MessageList state={chat.state} />
+          <SqlRerunContext.Provider value={rerun}>
+            <MessageList state={chat.state} />
+          </SqlRerunContext.Provider>
+          {pending && !chat.streaming && <ReviewProposalCard proposal={pending} disabled={chat.streaming} onDecide={chat.confirm} />}
         </div>
       </div>
 

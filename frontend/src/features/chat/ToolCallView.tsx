@@ -3,6 +3,8 @@ import { ResultsTable } from '../results/ResultsTable';
 import { SqlBlock } from '../results/SqlBlock';
 import { ErrorBox } from '../../ui/ErrorBox';
 import type { ToolResultContent } from '@aigis/contracts';
+import { createContext, useContext } from 'react';
+import { EditAndRun } from './EditAndRun';
 import { activityLabel, type ToolCallView as Call } from './message-view';
 
 /** A tool call: live activity while it runs, then its result (SQL + table, chart, text or error). */
@@ -26,12 +28,17 @@ export function ToolCallView({ call, running }: { call: Call; running: boolean }
   return <ToolResultView name={call.name} result={call.result} />;
 }
 
+/** Runs an edited SQL of an earlier answer as a `SQL:` message (absent where nothing can run, e.g. tests). */
+export const SqlRerunContext = createContext<{ run(sql: string): void; disabled: boolean } | null>(null);
+
 export function ToolResultView({ name, result }: { name: string; result: ToolResultContent }) {
+  const rerun = useContext(SqlRerunContext);
   switch (result.type) {
     case 'sql_result':
       return (
         <div className="tool-result" data-tool={name}>
           <SqlBlock sql={result.sql} />
+          {rerun && <EditAndRun sql={result.sql} disabled={rerun.disabled} onRun={rerun.run} />}
           <ResultsTable
             columns={result.columns}
             rows={result.rows}
@@ -52,7 +59,8 @@ export function ToolResultView({ name, result }: { name: string; result: ToolRes
       return (
         <div className="tool-result" data-tool={name}>
           <ErrorBox code={result.code} message={result.message} />
-          {result.sql && <SqlBlock sql={result.sql} label="SQL that failed" />}
+          {result.sql && <SqlBlock sql={result.sql} label={result.code === 'QUERY_DENIED' ? 'SQL not run' : 'SQL that failed'} />}
+          {result.sql && rerun && <EditAndRun sql={result.sql} disabled={rerun.disabled} onRun={rerun.run} />}
         </div>
       );
     case 'text':

@@ -1,3 +1,4 @@
+import type { ConfirmRequest, ReviewMode, ThreadSummary } from '@aigis/contracts';
 import { apiStream, api } from '../../lib/api-client';
 
 /** `POST /api/chat/:id/connection`: the thread now asks about this database (its schema was read). */
@@ -14,4 +15,8 @@ export const chatApi = {
   /** Opens the answer stream; `signal` aborts it (Stop), which the server turns into aborting the run. */
   sendMessage: (threadId: string, content: string, signal: AbortSignal) =>
     apiStream(`/chat/${encodeURIComponent(threadId)}/message`, { content }, signal),
+  /** Approves (maybe edited) or refuses the query waiting for review; the rest of the turn streams like a message. */
+  confirm: (threadId: string, request: ConfirmRequest, signal: AbortSignal) => apiStream(`/chat/${encodeURIComponent(threadId)}/confirm`, request, signal),
+  /** The thread's review mode; null follows the connection. */
+  setReview: (threadId: string, review: ReviewMode | null) => api.patch<ThreadSummary>(`/chat/${encodeURIComponent(threadId)}`, { review }),
 };

@@ -162,6 +162,58 @@ describe('chat reducer', () => {
   it('replaces the list on load and forgets notices', () => {
     const stopped = run([{ type: 'start', turnId: 't1', content: 'q' }, { type: 'abort' }]);
     const loaded = chatReducer(stopped, { type: 'load', messages: [{ id: 'm1', role: 'user', content: 'hi' }] });
-    expect(loaded).toEqual({ messages: [{ id: 'm1', role: 'user', content: 'hi' }], turn: null, notices: {} });
+    expect(loaded).toEqual({ messages: [{ id: 'm1', role: 'user', content: 'hi' }], turn: null, notices: {}, pendingReview: null });
+  });
+
+  describe('review before run', () => {
+    const proposal = {
+      id: 'p1',
+      tool_call_id: 'c1',
+      sql: 'SELECT count(*) FROM a CROSS JOIN b',
+      dialect: 'postgres' as const,
+      estimate: { cost: 120_000, rows: 7_800_000, scans: [{ table: 'a', rows: 3503 }] },
+      reason: 'expensive: about 7.8 M rows to process (limit 1 M)',
+      mode: 'expensive' as const,
+      direct: false,
+    };
+    const paused = () =>
+      run([
+        { type: 'start', turnId: 't1', content: 'pairs?' },
+        { type: 'event', event: { type: 'tool_call', data: { id: 'c1', name: 'ask_database', args: { question: 'pairs?' } } } },
+        { type: 'event', event: { type: 'confirm_required', data: proposal } },
+        { type: 'event', event: { type: 'end', data: { full_response: '' } } },
+      ]);
+
+    it('keeps the proposal after the paused turn ends, with the call still unanswered', () => {
+      const state = paused();
+      expect(state.pendingReview).toEqual(proposal);
+      expect(state.turn?.status).toBe('done');
+      expect(toDisplayItems(state.messages).at(-1)).toMatchObject({ kind: 'assistant', calls: [{ id: 'c1', result: null }] });
+    });
+
+    it('resumes without a new user message: the result lands on the paused call, then the answer', () => {
+      const resumed = run(
+        [
+          { type: 'resume', turnId: 't2' },
+          { type: 'event', event: { type: 'tool_result', data: { id: 'c1', name: 'ask_database', content: { type: 'sql_result', sql: 'SELECT 1', columns: ['n'], rows: [{ n: 1 }], row_count: 1, truncated: false, elapsed_ms: 3 } } } },
+          { type: 'event', event: chunk('One pair.').event },
+          { type: 'event', event: { type: 'end', data: { full_response: 'One pair.' } } },
+        ],
+        paused(),
+      );
+      expect(resumed.pendingReview).toBeNull();
+      expect(resumed.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+      const items = toDisplayItems(resumed.messages);
+      expect(items[1]).toMatchObject({ kind: 'assistant', calls: [{ id: 'c1', result: { type: 'sql_result' } }] });
+      expect(items.at(-1)).toMatchObject({ kind: 'assistant', message: { content: 'One pair.' } });
+    });
+
+    it('a new message clears the waiting proposal (the server refuses it first)', () => {
+      expect(run([{ type: 'start', turnId: 't3', content: 'something else' }], paused()).pendingReview).toBeNull();
+    });
+
+    it('loads a pending proposal with the thread', () => {
+      expect(chatReducer(emptyChat, { type: 'load', messages: [], pendingReview: proposal }).pendingReview).toEqual(proposal);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { StreamEvent, ThreadMessage, ToolResultContent } from '@aigis/contracts';
+import type { ReviewProposal, StreamEvent, ThreadMessage, ToolResultContent } from '@aigis/contracts';
 
 /**
  * Chat state as a pure reducer over stream events. `messages` has exactly the shape that
@@ -28,23 +28,28 @@ export interface ChatState {
   turn: Turn | null;
   /** Notices keyed by the id of the message they follow. */
   notices: Record<string, TurnNotice>;
+  /** A query waiting for the person's decision (review before run), from `confirm_required` or the loaded thread. */
+  pendingReview: ReviewProposal | null;
 }
 
 export type ChatAction =
-  | { type: 'load'; messages: ThreadMessage[] }
+  | { type: 'load'; messages: ThreadMessage[]; pendingReview?: ReviewProposal | null }
   | { type: 'start'; turnId: string; content: string }
+  | { type: 'resume'; turnId: string }
   | { type: 'event'; event: StreamEvent }
   | { type: 'abort' }
   | { type: 'local_error'; code: string; message: string };
 
-export const emptyChat: ChatState = { messages: [], turn: null, notices: {} };
+export const emptyChat: ChatState = { messages: [], turn: null, notices: {}, pendingReview: null };
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'load':
-      return { messages: action.messages, turn: null, notices: {} };
+      return { messages: action.messages, turn: null, notices: {}, pendingReview: action.pendingReview ?? null };
     case 'start':
       return startTurn(state, action.turnId, action.content);
+    case 'resume':
+      return resumeTurn(state, action.turnId);
     case 'event':
       return reduceStream(state, action.event);
     case 'abort':
@@ -65,7 +70,23 @@ export function startTurn(state: ChatState, turnId: string, content: string): Ch
   return {
     ...state,
     messages: [...state.messages, user],
+    // A new message refuses a waiting proposal (the server records it as superseded).
+    pendingReview: null,
     turn: { id: turnId, start: state.messages.length, status: 'streaming', textSeen: false, seq: 0 },
+  };
+}
+
+/**
+ * The person decided on the waiting query: the paused turn goes on streaming (its tool result, then the
+ * answer) with no new user message. It starts after the last message, so the call it answers is found by id.
+ */
+export function resumeTurn(state: ChatState, turnId: string): ChatState {
+  if (isStreaming(state)) return state;
+  const owner = state.pendingReview ? findCallOwner(state.messages, 0, state.pendingReview.tool_call_id) : -1;
+  return {
+    ...state,
+    pendingReview: null,
+    turn: { id: turnId, start: owner === -1 ? state.messages.length : owner, status: 'streaming', textSeen: false, seq: 0 },
   };
 }
 
@@ -125,6 +146,9 @@ export function reduceStream(state: ChatState, event: StreamEvent): ChatState {
       };
       return { ...state, turn: nextTurn, messages: [...messages, tool] };
     }
+
+    case 'confirm_required':
+      return { ...state, pendingReview: event.data };
 
     case 'end': {
       const full = event.data.full_response ?? '';

@@ -1,12 +1,12 @@
-import type { ThreadDetail } from '@aigis/contracts';
+import type { ConfirmRequest, ThreadDetail } from '@aigis/contracts';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { ApiError, isAbortError } from '../../lib/api-error';
 import { readSseEvents } from '../../lib/sse-stream';
 import { threadsApi } from '../threads/threads-api';
 import { chatApi } from './chat-api';
-import { chatReducer, emptyChat, isStreaming } from './chat-state';
+import { type ChatAction, chatReducer, emptyChat, isStreaming } from './chat-state';
 
-export type ThreadInfo = Omit<ThreadDetail, 'messages'>;
+export type ThreadInfo = Omit<ThreadDetail, 'messages' | 'pending_review'>;
 
 /**
  * One thread's conversation: loads it, sends messages and feeds the answer stream into the reducer.
@@ -33,9 +33,9 @@ export function useThreadChat(threadId: string, onTurnFinished: () => void) {
     try {
       const detail = await threadsApi.get(threadId);
       if (gen !== generation.current) return;
-      const { messages, ...summary } = detail;
+      const { messages, pending_review, ...summary } = detail;
       setInfo(summary);
-      dispatch({ type: 'load', messages: messages ?? [] });
+      dispatch({ type: 'load', messages: messages ?? [], pendingReview: pending_review ?? null });
     } catch (err) {
       if (gen !== generation.current || isAbortError(err)) return;
       setLoadError(ApiError.from(err));
@@ -54,18 +54,17 @@ export function useThreadChat(threadId: string, onTurnFinished: () => void) {
     };
   }, [load]);
 
-  const send = useCallback(
-    async (content: string) => {
-      if (streamingRef.current || !content.trim()) return;
+  /** Starts a turn (`action`) and feeds the stream `open` answers into the reducer until `end` or `error`. */
+  const runTurn = useCallback(
+    async (action: ChatAction, open: (signal: AbortSignal) => Promise<Response>, abort = new AbortController()) => {
       const gen = generation.current;
-      const abort = new AbortController();
       controller.current = abort;
       streamingRef.current = true;
-      dispatch({ type: 'start', turnId: `local-${Date.now().toString(36)}`, content });
+      dispatch(action);
       const live = () => gen === generation.current && controller.current === abort;
       let closed = false;
       try {
-        const res = await chatApi.sendMessage(threadId, content, abort.signal);
+        const res = await open(abort.signal);
         if (!res.body) throw new ApiError('STREAM_CLOSED', 'The server sent no answer stream.', res.status);
         for await (const event of readSseEvents(res.body)) {
           if (!live()) break;
@@ -89,7 +88,36 @@ export function useThreadChat(threadId: string, onTurnFinished: () => void) {
         if (gen === generation.current) finished.current();
       }
     },
-    [threadId],
+    [],
+  );
+
+  const send = useCallback(
+    async (content: string) => {
+      if (streamingRef.current || !content.trim()) return;
+      await runTurn({ type: 'start', turnId: `local-${Date.now().toString(36)}`, content }, (signal) => chatApi.sendMessage(threadId, content, signal));
+    },
+    [threadId, runTurn],
+  );
+
+  /**
+   * The person's decision on the waiting query. A refused edit (400 SQL_REJECTED) or a stale proposal is thrown
+   * before any turn starts, so the proposal stays on screen with the error.
+   */
+  const confirm = useCallback(
+    async (request: ConfirmRequest) => {
+      if (streamingRef.current) return;
+      const abort = new AbortController();
+      controller.current = abort;
+      let res: Response;
+      try {
+        res = await chatApi.confirm(threadId, request, abort.signal);
+      } finally {
+        if (controller.current === abort) controller.current = null;
+      }
+      // Stop during the resumed turn aborts this request's body, and the server stops the run.
+      await runTurn({ type: 'resume', turnId: `local-${Date.now().toString(36)}` }, async () => res, abort);
+    },
+    [threadId, runTurn],
   );
 
   const stop = useCallback(() => {
@@ -99,5 +127,5 @@ export function useThreadChat(threadId: string, onTurnFinished: () => void) {
     controller.current = null;
   }, []);
 
-  return { state, info, setInfo, loading, loadError, reload: load, send, stop, streaming: isStreaming(state) };
+  return { state, info, setInfo, loading, loadError, reload: load, send, confirm, stop, streaming: isStreaming(state) };
 }

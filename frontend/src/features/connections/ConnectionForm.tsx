@@ -1,4 +1,4 @@
-import type { Connection, Dialect } from '@aigis/contracts';
+import type { Connection, Dialect, ReviewMode } from '@aigis/contracts';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, navigate } from '../../app/router';
 import { paths } from '../../app/routes';
@@ -16,6 +16,7 @@ import {
 } from './connection-form-model';
 import { connectionsApi, type SqliteFiles } from './connections-api';
 import { useConnections } from './connections-context';
+import { ReviewModeSelect } from '../chat/ReviewModeSelect';
 import { TestResultView, type TestOutcome } from './TestResultView';
 import './connections.css';
 
@@ -34,6 +35,8 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
   const [urlError, setUrlError] = useState<string | null>(null);
   const [test, setTest] = useState<TestOutcome | null>(null);
   const [justSaved, setJustSaved] = useState(false);
+  // Review before run: kept beside the connection fields (it says how queries run, not where the database is).
+  const [review, setReview] = useState<ReviewMode>('expensive');
   const editing = Boolean(connectionId);
 
   useEffect(() => {
@@ -45,6 +48,7 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
         if (!alive) return;
         setSaved(c);
         setValues(formFromConnection(c));
+        setReview(c.review);
       })
       .catch((err) => alive && setLoadError(ApiError.from(err)));
     return () => {
@@ -94,7 +98,7 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
     setBusy(true);
     setSaveError(null);
     try {
-      const input = toConnectionInput(values);
+      const input = { ...toConnectionInput(values), review };
       const conn = saved ? await connectionsApi.update(saved.id, input) : await connectionsApi.create(input);
       setSaved(conn);
       upsertLocal(conn);
@@ -223,6 +227,19 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
             </label>
           </>
         )}
+
+        <ReviewModeSelect
+          value={review}
+          onChange={(mode) => {
+            setReview(mode ?? 'expensive');
+            setJustSaved(false);
+          }}
+          testId="conn-review"
+        />
+        <p className="muted small">
+          Queries are shown to you before they run: never, when the database estimates them expensive (a large full scan,
+          many rows or a high planner cost), or always. A conversation can override this.
+        </p>
 
         <details className="field">
           <summary>Advanced{values.allowedFunctions.trim() ? ' (functions of your own allowed)' : ''}</summary>

@@ -10,9 +10,14 @@ export function approxCount(n: number): string {
   return String(Math.round(n));
 }
 
+/** Full scans named in words; the largest first, and the rest counted (a join of ten small tables is not news). */
+const SCANS_NAMED = 3;
+
 /** An estimate in plain words: "scans ~1.2 M rows of orders; ~3.4 M rows processed; cost 52 k". */
 export function describeEstimate(estimate: QueryEstimate): string {
-  const parts = estimate.scans.map((s) => (s.rows === null ? `scans all of ${s.table}` : `scans ~${approxCount(s.rows)} rows of ${s.table}`));
+  const scans = [...estimate.scans].sort((a, b) => (b.rows ?? Infinity) - (a.rows ?? Infinity));
+  const parts = scans.slice(0, SCANS_NAMED).map((s) => (s.rows === null ? `scans all of ${s.table}` : `scans ~${approxCount(s.rows)} rows of ${s.table}`));
+  if (scans.length > SCANS_NAMED) parts.push(`${scans.length - SCANS_NAMED} more table${scans.length - SCANS_NAMED === 1 ? '' : 's'} read whole`);
   if (estimate.rows !== null) parts.push(`~${approxCount(estimate.rows)} rows processed`);
   if (estimate.cost !== null) parts.push(`cost ${approxCount(estimate.cost)}`);
   return parts.join('; ') || 'no estimate';

@@ -42,7 +42,7 @@ export function MessageList({ state }: { state: ChatState }) {
                   </div>
                 )}
                 {item.calls.map((call) => (
-                  <ToolCallView key={call.id} call={call} running={streaming} />
+                  <ToolCallView key={call.id} call={call} running={streaming} awaitingReview={call.id === state.pendingReview?.tool_call_id} />
                 ))}
               </div>
             )}

@@ -8,7 +8,14 @@ import { EditAndRun } from './EditAndRun';
 import { activityLabel, type ToolCallView as Call } from './message-view';
 
 /** A tool call: live activity while it runs, then its result (SQL + table, chart, text or error). */
-export function ToolCallView({ call, running }: { call: Call; running: boolean }) {
+export function ToolCallView({ call, running, awaitingReview = false }: { call: Call; running: boolean; awaitingReview?: boolean }) {
+  if (!call.result && awaitingReview) {
+    return (
+      <div className="tool-activity muted" data-testid="tool-awaiting-review">
+        Waiting for your review before the query runs.
+      </div>
+    );
+  }
   if (!call.result) {
     if (running) {
       return (

@@ -196,7 +196,7 @@ describe('chat reducer', () => {
         [
           { type: 'resume', turnId: 't2' },
           { type: 'event', event: { type: 'tool_result', data: { id: 'c1', name: 'ask_database', content: { type: 'sql_result', sql: 'SELECT 1', columns: ['n'], rows: [{ n: 1 }], row_count: 1, truncated: false, elapsed_ms: 3 } } } },
-          { type: 'event', event: chunk('One pair.').event },
+          chunk('One pair.'),
           { type: 'event', event: { type: 'end', data: { full_response: 'One pair.' } } },
         ],
         paused(),

@@ -234,6 +234,31 @@ describe('review before run', () => {
     expect((await api.patch(`/api/chat/${await newThread('mysql')}`, { review: 'maybe' })).status).toBe(400);
   });
 
+  it('keeps the proposal when the model is switched while it waits, and runs it when approved then', async () => {
+    const threadId = await newThread('postgres');
+    const proposal = proposalOf((await send(threadId, EXPENSIVE)).events)!;
+    expect((await api.post(`/api/chat/${threadId}/model`, { name: 'qwen' })).status).toBe(200);
+    expect((await api.get(`/api/chat/${threadId}`)).body.pending_review?.id).toBe(proposal.id);
+    const edited = 'SELECT count(*) AS pairs FROM track t CROSS JOIN invoice_line l WHERE t.track_id = 1';
+    const resumed = await confirm(threadId, { decision: 'approve', sql: edited });
+    expect(resumed.events[0]!.data).toMatchObject({ content: { type: 'sql_result', rows: [{ pairs: 2240 }] } });
+  });
+
+  it('an approval stopped while its query runs leaves no proposal behind to pause the next turn', async () => {
+    const threadId = await newThread('postgres');
+    const proposal = proposalOf((await send(threadId, EXPENSIVE)).events)!;
+    // The full cross join takes a moment; the client goes away while it runs.
+    const stop = new AbortController();
+    const started = streamConfirm(app.url, api.token!, threadId, { decision: 'approve' }, { signal: stop.signal });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    stop.abort();
+    await started.catch(() => undefined);
+    await expect.poll(async () => (await audit()).filter((a) => a.review_id === proposal.id).length, { timeout: 10_000 }).toBe(1);
+    const next = await send(threadId, CHEAP);
+    expect(types(next.events)).not.toContain('confirm_required');
+    expect(next.events.find((e) => e.type === 'tool_result')!.data).toMatchObject({ content: { type: 'sql_result', rows: [{ artists: 275 }] } });
+  });
+
   it('decides a proposal once: of two concurrent approvals one runs, the other answers 409', async () => {
     const threadId = await newThread('postgres');
     const proposal = proposalOf((await send(threadId, EXPENSIVE)).events)!;

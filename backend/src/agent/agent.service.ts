@@ -103,6 +103,17 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     await this.compiled.updateState({ configurable: { thread_id: threadId } }, values, 'assistant');
   }
 
+  /**
+   * Thread settings (model, connection) written to the state without ending a paused turn: while a query waits
+   * for review, the write goes in as the tools node, so the graph still waits in the review node and the
+   * proposal can be decided afterwards (resuming runs the review node with the decision).
+   */
+  async updateSettings(threadId: string, values: AigisStateUpdate): Promise<void> {
+    const snapshot = await this.compiled.getState({ configurable: { thread_id: threadId } });
+    const paused = snapshot.next.includes('review');
+    await this.compiled.updateState({ configurable: { thread_id: threadId } }, values, paused ? 'tools' : 'assistant');
+  }
+
   async deleteThread(threadId: string): Promise<void> {
     await this.checkpointer.deleteThread(threadId);
   }

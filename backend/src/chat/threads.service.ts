@@ -128,7 +128,7 @@ export class ThreadsService {
       );
     }
     await this.threads.update(userId, threadId, { model_name: model.name, updated_at: this.clock.iso() });
-    await this.agent.update(threadId, { model_name: model.name });
+    await this.agent.updateSettings(threadId, { model_name: model.name });
     return this.model(userId, threadId);
   }
 
@@ -136,7 +136,7 @@ export class ThreadsService {
   async setConnection(userId: string, threadId: string, connectionId: string): Promise<ThreadConnectionResponse> {
     await this.row(userId, threadId);
     const schema = await this.schemas.get(userId, connectionId);
-    await this.agent.update(threadId, {
+    await this.agent.updateSettings(threadId, {
       db_schema: schema.markdown,
       schema_mode: schema.markdown_mode,
       connection: { user_id: userId, connection_id: connectionId },

@@ -33,3 +33,16 @@ export function reviewReason(mode: ReviewMode, estimate: QueryEstimate | null, t
   if (estimate.cost !== null && estimate.cost > thresholds.cost) crossed.push(`estimated cost ${approxCount(estimate.cost)} (limit ${approxCount(thresholds.cost)})`);
   return crossed.length ? `expensive: ${crossed.join('; ')}` : null;
 }
+
+/** Scans kept in a proposal, and the length of a table name in it: table names come from the user's database. */
+const MAX_SCANS = 20;
+const MAX_TABLE_NAME = 128;
+
+/** The estimate as it travels to the user and into the checkpoint: bounded in size, largest scans first. */
+export function boundedEstimate(estimate: QueryEstimate): QueryEstimate {
+  const scans = [...estimate.scans]
+    .sort((a, b) => (b.rows ?? Infinity) - (a.rows ?? Infinity))
+    .slice(0, MAX_SCANS)
+    .map((s) => ({ table: s.table.length > MAX_TABLE_NAME ? `${s.table.slice(0, MAX_TABLE_NAME - 1)}…` : s.table, rows: s.rows }));
+  return { cost: estimate.cost, rows: estimate.rows, scans };
+}

@@ -8,7 +8,7 @@ import { ConnectionsRepository } from '../../storage/repositories/connections.re
 import { ReviewDecisionsRepository } from '../../storage/repositories/review-decisions.repository.js';
 import { ThreadsRepository } from '../../storage/repositories/threads.repository.js';
 import type { PendingReview } from '../state.js';
-import { DEFAULT_REVIEW_THRESHOLDS, effectiveReviewMode, reviewReason } from './review-policy.js';
+import { boundedEstimate, DEFAULT_REVIEW_THRESHOLDS, effectiveReviewMode, reviewReason } from './review-policy.js';
 
 export interface ReviewRequest {
   userId: string;
@@ -49,7 +49,8 @@ export class ReviewService {
     let estimate: QueryEstimate | null = null;
     let estimateError: string | undefined;
     try {
-      estimate = (await this.executor.explain({ userId: request.userId, connectionId: request.connectionId, sql: request.sql, threadId: request.threadId, signal: request.signal })).estimate;
+      const explained = await this.executor.explain({ userId: request.userId, connectionId: request.connectionId, sql: request.sql, threadId: request.threadId, signal: request.signal });
+      estimate = boundedEstimate(explained.estimate);
     } catch (error) {
       if (!isAppError(error) || QUERY_ERRORS.has(error.code)) throw error;
       estimateError = error.message;

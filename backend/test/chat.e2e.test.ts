@@ -332,6 +332,8 @@ describe('the agent over HTTP, with a scripted OpenAI-compatible upstream', () =
 
   it('cancels the running database query when the client goes away', async () => {
     const threadId = await newThread('qwen');
+    // A 4-way cross join is "expensive": the thread skips review before run, so the query runs and can be cancelled.
+    expect((await api.patch(`/api/chat/${threadId}`, { review: 'never' })).status).toBe(200);
     const slowSql = 'SELECT COUNT(*) AS n FROM track a, track b, track c, track d';
     lmStudio.script((request) => (request.system.includes(SQL_WRITER_MARK) ? reply.text(slowSql) : responder(request)));
     const controller = new AbortController();

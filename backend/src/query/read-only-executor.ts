@@ -96,13 +96,26 @@ export class ReadOnlyExecutor {
 
   /**
    * The database's estimate of a query, before it runs (review before run): the same guard, then EXPLAIN in a
-   * read-only transaction under the statement timeout. A rejection is audited like one from run().
+   * read-only transaction under the statement timeout. A rejection or a failure is audited like one from run();
+   * a successful estimate is not an execution and is not.
    */
   async explain(query: ReadOnlyQuery): Promise<{ dialect: Dialect; estimate: QueryEstimate }> {
     const { adapter, target } = await this.connections.adapterFor(query.userId, query.connectionId);
     const sql = await this.check(query, target.dialect);
-    const estimate = await adapter.explain(sql, { timeoutMs: this.config.STATEMENT_TIMEOUT_MS, signal: query.signal });
-    return { dialect: target.dialect, estimate };
+    const started = performance.now();
+    try {
+      const estimate = await adapter.explain(sql, { timeoutMs: this.config.STATEMENT_TIMEOUT_MS, signal: query.signal });
+      return { dialect: target.dialect, estimate };
+    } catch (error) {
+      // The statement failed in the database (as it would have run): audited like a failed execution.
+      const code = isAppError(error) ? error.code : 'INTERNAL';
+      await this.record(query, AUDIT_STATUS[code] ?? 'failed', {
+        elapsed: Math.round(performance.now() - started),
+        code,
+        message: error instanceof Error ? error.message : String(error),
+      });
+      throw error;
+    }
   }
 
   /** The guard alone (an edited query before it is accepted for running): the accepted SQL, or SQL_REJECTED, audited. */

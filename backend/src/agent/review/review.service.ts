@@ -18,6 +18,8 @@ export interface ReviewRequest {
   toolCallId: string;
   toolName: string;
   direct: boolean;
+  /** For the audit of a failed estimate (null for a `SQL:` message). */
+  modelName?: string | null;
   signal?: AbortSignal;
 }
 
@@ -49,7 +51,7 @@ export class ReviewService {
     let estimate: QueryEstimate | null = null;
     let estimateError: string | undefined;
     try {
-      const explained = await this.executor.explain({ userId: request.userId, connectionId: request.connectionId, sql: request.sql, threadId: request.threadId, signal: request.signal });
+      const explained = await this.executor.explain({ userId: request.userId, connectionId: request.connectionId, sql: request.sql, threadId: request.threadId, modelName: request.modelName, signal: request.signal });
       estimate = boundedEstimate(explained.estimate);
     } catch (error) {
       if (!isAppError(error) || QUERY_ERRORS.has(error.code)) throw error;

@@ -66,7 +66,7 @@ export function askDatabaseTool(deps: AskDatabaseDeps): AgentTool<typeof schema>
         }
         try {
           // Review before run: a query the user must see first pauses the turn here (the review node asks).
-          const pause = await deps.review.assess({ userId, connectionId, threadId: context.threadId, sql, toolCallId: context.toolCallId, toolName: 'ask_database', direct: false, signal: context.signal });
+          const pause = await deps.review.assess({ userId, connectionId, threadId: context.threadId, sql, toolCallId: context.toolCallId, toolName: 'ask_database', direct: false, modelName: state.model_name, signal: context.signal });
           if (pause) return { content: '', result: { type: 'text', text: '' }, pause };
           const result = await deps.executor.run({
             userId,

@@ -77,7 +77,8 @@ describe('review before run in Chromium (built server, scripted model, Chinook o
     await page.goto(`/threads/${threadId}`);
     await byTestId('thread-review').waitFor();
     expect(await byTestId('thread-review').inputValue()).toBe('');
-    expect(await byTestId('thread-review').locator('option:checked').textContent()).toBe('Like the connection (when expensive)');
+    // The connection's own mode shows once the connections have loaded.
+    await expect.poll(() => byTestId('thread-review').locator('option:checked').textContent()).toBe('Like the connection (when expensive)');
   });
 
   it('shows the expensive query with its estimate before it runs; the edit runs, with its table and chart', async () => {

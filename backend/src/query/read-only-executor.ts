@@ -6,6 +6,7 @@ import { Clock } from '../common/clock.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { ConnectionsService } from '../connections/connections.service.js';
+import type { ConnectionTarget } from '../connections/dialects/dialect-adapter.js';
 import { UserLimits } from '../limits/user-limits.service.js';
 import type { SqlGuard } from '../sql-guard/sql-guard.js';
 import { QueryAuditRepository } from '../storage/repositories/query-audit.repository.js';
@@ -100,8 +101,18 @@ export class ReadOnlyExecutor {
    * a successful estimate is not an execution and is not.
    */
   async explain(query: ReadOnlyQuery): Promise<{ dialect: Dialect; estimate: QueryEstimate }> {
+    // An EXPLAIN reaches the database too: it takes one of the user's query slots like run().
+    const release = this.limits.query(query.userId);
+    try {
+      return await this.explainWithinLimit(query);
+    } finally {
+      release();
+    }
+  }
+
+  private async explainWithinLimit(query: ReadOnlyQuery): Promise<{ dialect: Dialect; estimate: QueryEstimate }> {
     const { adapter, target } = await this.connections.adapterFor(query.userId, query.connectionId);
-    const sql = await this.check(query, target.dialect);
+    const sql = await this.check(query, target);
     const started = performance.now();
     try {
       const estimate = await adapter.explain(sql, { timeoutMs: this.config.STATEMENT_TIMEOUT_MS, signal: query.signal });
@@ -119,8 +130,9 @@ export class ReadOnlyExecutor {
   }
 
   /** The guard alone (an edited query before it is accepted for running): the accepted SQL, or SQL_REJECTED, audited. */
-  async check(query: ReadOnlyQuery, dialect?: Dialect): Promise<string> {
-    const verdict = await this.guard.check(dialect ?? (await this.connections.get(query.userId, query.connectionId)).dialect, query.sql);
+  async check(query: ReadOnlyQuery, target?: Pick<ConnectionTarget, 'dialect' | 'allowedFunctions'>): Promise<string> {
+    const connection = target ?? (await this.connections.target(query.userId, query.connectionId));
+    const verdict = await this.guard.check(connection.dialect, query.sql, { allowedFunctions: connection.allowedFunctions });
     if (verdict.ok) return verdict.sql;
     const error = new AppError('SQL_REJECTED', `SQL rejected: ${verdict.reason}`, { reason: verdict.reason });
     await this.record(query, 'rejected', { elapsed: 0, code: error.code, message: error.message });

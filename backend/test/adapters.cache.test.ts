@@ -14,7 +14,7 @@ function recordingFactory() {
     return {
       dialect: target.dialect,
       executeReadOnly: async () => ({ columns: [], rows: [], truncated: false, sqlExecuted: '' }),
-      probe: async () => ({ serverVersion: 'fake', readOnlyRole: true, warnings: [] }),
+      probe: async () => ({ serverVersion: 'fake', readOnlyRole: true, elevatedPrivileges: [], warnings: [] }),
       introspect: async () => ({ tables: [], catalogQueries: 0 }),
       close: async () => {
         record.closed = true;

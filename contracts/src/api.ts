@@ -16,6 +16,12 @@ export interface AuthResponse {
   user: User;
 }
 
+/** TLS to the database server, in libpq's terms (MySQL: DISABLED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY). */
+export type SslMode = 'disable' | 'require' | 'verify-ca' | 'verify-full';
+
+/** What a connection's role may do beyond reading and writing tables: each is a way out of the database. */
+export type ElevatedPrivilege = 'superuser' | 'read_server_files' | 'write_server_files' | 'run_server_programs' | 'grant_privileges';
+
 export interface Connection {
   id: string;
   name: string;
@@ -24,8 +30,15 @@ export interface Connection {
   port: number | null;
   database: string | null;
   user: string | null;
+  /** True unless ssl_mode is 'disable'. */
   ssl: boolean;
+  ssl_mode: SslMode;
+  /** PEM CA certificate(s) for verify-ca / verify-full; null = the system's roots. */
+  ssl_ca: string | null;
+  /** False after the server (host, port, dialect, database, user) changed without a new password: ask for it again. */
   has_password: boolean;
+  /** From the last connection test (null: never tested since the connection last changed). */
+  elevated_privileges: ElevatedPrivilege[] | null;
   is_demo: boolean;
   /** Functions of their own the owner lets queries call, by exact name (`my_fn`, `public.my_fn`). */
   allowed_functions: string[];
@@ -38,6 +51,8 @@ export interface ConnectionTestResult {
   server_version: string;
   latency_ms: number;
   read_only_role: boolean;
+  /** Non-empty: the role can leave the database (superuser, server files, programs, granting). Show it prominently. */
+  elevated_privileges: ElevatedPrivilege[];
   warnings: string[];
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseHostRules } from '../connections/reach/host-rules.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -41,6 +42,10 @@ export const envSchema = z
     LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
 
     CONNECT_TIMEOUT_MS: int(100, 120_000).default(5000),
+    /** Comma-separated host names (`*.example.com`), addresses and CIDRs user connections may reach (unset: any). */
+    CONNECTION_ALLOW_HOSTS: z.string().optional(),
+    /** Comma-separated host names, addresses and CIDRs user connections may never reach. */
+    CONNECTION_DENY_HOSTS: z.string().optional(),
     STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(30_000),
     ROW_LIMIT: int(1, 100_000).default(500),
     ROW_LIMIT_MAX: int(1, 1_000_000).default(5000),
@@ -105,6 +110,13 @@ export const envSchema = z
     }
     if (env.RESULT_CELL_MAX_BYTES > env.RESULT_MAX_BYTES) {
       ctx.addIssue({ code: 'custom', path: ['RESULT_CELL_MAX_BYTES'], message: 'must not exceed RESULT_MAX_BYTES' });
+    }
+    for (const key of ['CONNECTION_ALLOW_HOSTS', 'CONNECTION_DENY_HOSTS'] as const) {
+      try {
+        parseHostRules(env[key]);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', path: [key], message: (error as Error).message });
+      }
     }
     if (env.ROW_LIMIT > env.ROW_LIMIT_MAX) {
       ctx.addIssue({ code: 'custom', path: ['ROW_LIMIT'], message: 'must not exceed ROW_LIMIT_MAX' });

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import type { Connection, ConnectionTestResult } from '@aigis/contracts';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Connection, ConnectionTestResult, ElevatedPrivilege } from '@aigis/contracts';
 import { AppError } from '../common/app-error.js';
 import { Clock } from '../common/clock.js';
 import { appOwnFiles } from '../config/app-files.js';
@@ -22,6 +22,7 @@ import {
 import { createAdapter } from './dialects/index.js';
 import type { AdapterSettings, ConnectionTarget, DialectAdapter } from './dialects/dialect-adapter.js';
 import { listSqliteFiles, relativeToRoot, resolveSqliteFile, type SqliteFileEntry } from './sqlite-files.js';
+import { TargetPolicy, TargetRefusedError } from './reach/target-policy.js';
 
 export function toApiConnection(row: ConnectionsTable): Connection {
   return {
@@ -32,8 +33,11 @@ export function toApiConnection(row: ConnectionsTable): Connection {
     port: row.port,
     database: row.database,
     user: row.username,
-    ssl: row.ssl === 1,
+    ssl: row.ssl_mode !== 'disable',
+    ssl_mode: row.ssl_mode,
+    ssl_ca: row.ssl_ca,
     has_password: row.sealed_password !== null,
+    elevated_privileges: row.elevated_privileges === null ? null : (JSON.parse(row.elevated_privileges) as ElevatedPrivilege[]),
     is_demo: row.is_demo === 1,
     allowed_functions: readAllowedFunctions(row.allowed_functions),
     created_at: row.created_at,
@@ -57,6 +61,7 @@ export type ConnectionChangeListener = (connectionId: string) => void;
 @Injectable()
 export class ConnectionsService {
   private readonly listeners: ConnectionChangeListener[] = [];
+  private readonly logger = new Logger('Connections');
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -65,6 +70,7 @@ export class ConnectionsService {
     private readonly adapters: AdapterCache,
     private readonly clock: Clock,
     private readonly limits: UserLimits,
+    private readonly policy: TargetPolicy,
   ) {}
 
   onChange(listener: ConnectionChangeListener): void {
@@ -81,6 +87,7 @@ export class ConnectionsService {
 
   async create(userId: string, input: CreateConnectionInput, options: { isDemo?: boolean } = {}): Promise<Connection> {
     const spec = this.normalise(() => specFromCreate(input));
+    await this.checkReachable(spec);
     const id = crypto.randomUUID();
     const now = this.clock.iso();
     const row: ConnectionsTable = {
@@ -88,6 +95,7 @@ export class ConnectionsService {
       user_id: userId,
       ...this.columns(spec),
       sealed_password: spec.password ? this.secrets.seal(spec.password, { connectionId: id, ownerId: userId }) : null,
+      elevated_privileges: null,
       is_demo: options.isDemo ? 1 : 0,
       allowed_functions: JSON.stringify(input.allowed_functions ?? []),
       created_at: now,
@@ -109,19 +117,33 @@ export class ConnectionsService {
     const current = await this.row(userId, id);
     const spec = this.normalise(() =>
       specFromUpdate(
-        { name: current.name, dialect: current.dialect, host: current.host, port: current.port, database: current.database, user: current.username, ssl: current.ssl === 1 },
+        {
+          name: current.name,
+          dialect: current.dialect,
+          host: current.host,
+          port: current.port,
+          database: current.database,
+          user: current.username,
+          sslMode: current.ssl_mode,
+          sslCa: current.ssl_ca,
+        },
         patch,
       ),
     );
+    await this.checkReachable(spec);
     const sealed = spec.passwordChanged
       ? spec.password
         ? this.secrets.seal(spec.password, { connectionId: id, ownerId: userId })
         : null
       : current.sealed_password;
+    const columns = this.columns(spec);
+    const renamedOnly = !spec.passwordChanged && (['dialect', 'host', 'port', 'database', 'username', 'ssl_mode', 'ssl_ca'] as const).every((k) => columns[k] === current[k]);
     const changes = {
-      ...this.columns(spec),
+      ...columns,
       sealed_password: sealed,
       ...(patch.allowed_functions !== undefined ? { allowed_functions: JSON.stringify(patch.allowed_functions) } : {}),
+      // What the last test found no longer describes a moved connection or another login.
+      elevated_privileges: renamedOnly ? current.elevated_privileges : null,
       updated_at: this.clock.iso(),
     };
     if (!(await this.repository.update(userId, id, changes))) throw AppError.notFound('Connection');
@@ -144,11 +166,13 @@ export class ConnectionsService {
       const started = performance.now();
       await adapter.executeReadOnly('SELECT 1', { maxRows: 1, timeoutMs: this.config.CONNECT_TIMEOUT_MS });
       const latency = performance.now() - started;
+      await this.repository.update(userId, id, { elevated_privileges: JSON.stringify(probe.elevatedPrivileges) });
       return {
         ok: true,
         server_version: probe.serverVersion,
         latency_ms: Math.round(latency * 10) / 10,
         read_only_role: probe.readOnlyRole,
+        elevated_privileges: probe.elevatedPrivileges,
         warnings: probe.warnings,
       };
     } finally {
@@ -174,7 +198,9 @@ export class ConnectionsService {
       database: row.database,
       user: row.username,
       password,
-      ssl: row.ssl === 1,
+      ssl: row.ssl_mode !== 'disable',
+      sslMode: row.ssl_mode,
+      sslCa: row.ssl_ca,
       filePath: row.dialect === 'sqlite' ? resolveSqliteFile(this.config.sqliteRoot, row.database ?? '', appOwnFiles(this.config)) : null,
       allowedFunctions: readAllowedFunctions(row.allowed_functions),
     };
@@ -186,7 +212,12 @@ export class ConnectionsService {
 
   /** Pool settings for a user's database; every pool of the user shares their budget of open connections. */
   adapterSettings(userId: string): AdapterSettings {
-    return { connectTimeoutMs: this.config.CONNECT_TIMEOUT_MS, poolMax: this.config.POOL_MAX, backends: this.limits.backends(userId) };
+    return {
+      connectTimeoutMs: this.config.CONNECT_TIMEOUT_MS,
+      poolMax: this.config.POOL_MAX,
+      backends: this.limits.backends(userId),
+      reach: (host, port, database) => this.policy.check(host, port, database),
+    };
   }
 
   private async row(userId: string, id: string): Promise<ConnectionsTable> {
@@ -220,6 +251,21 @@ export class ConnectionsService {
     return spec;
   }
 
+  /**
+   * A server the policy refuses (the app's own storage, a denied or not-allowed address) cannot be saved. The same
+   * check runs again at every connect, since a name can resolve elsewhere later.
+   */
+  private async checkReachable(spec: ConnectionSpec): Promise<void> {
+    if (spec.dialect === 'sqlite' || !spec.host || !spec.port) return;
+    try {
+      await this.policy.checkSaved(spec.host, spec.port, spec.database);
+    } catch (error) {
+      if (!(error instanceof TargetRefusedError)) throw error;
+      this.logger.warn(`connection target refused: ${error.reason}`);
+      throw new AppError('VALIDATION_FAILED', `host: connections to ${spec.host}:${spec.port} are not allowed on this server`);
+    }
+  }
+
   private columns(spec: ConnectionSpec) {
     return {
       name: spec.name,
@@ -228,7 +274,9 @@ export class ConnectionsService {
       port: spec.port,
       database: spec.database,
       username: spec.user,
-      ssl: spec.ssl ? 1 : 0,
+      ssl: spec.sslMode === 'disable' ? 0 : 1,
+      ssl_mode: spec.sslMode,
+      ssl_ca: spec.sslCa,
     };
   }
 }

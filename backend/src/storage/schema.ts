@@ -36,7 +36,13 @@ export interface ConnectionsTable {
   port: number | null;
   database: string | null;
   username: string | null;
+  /** Kept in step with ssl_mode (1 unless 'disable'). */
   ssl: number;
+  ssl_mode: 'disable' | 'require' | 'verify-ca' | 'verify-full';
+  /** PEM CA certificate(s) for verify-ca / verify-full (public, stored as given). */
+  ssl_ca: string | null;
+  /** JSON array of ElevatedPrivilege from the last connection test; null when not tested since the last change. */
+  elevated_privileges: string | null;
   /** SecretBox envelope (`v1.<key id>.<iv>.<tag>.<ciphertext>`); never plaintext. */
   sealed_password: string | null;
   is_demo: number;

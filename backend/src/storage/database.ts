@@ -3,10 +3,10 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import pg from 'pg';
 import type { AppConfig } from '../config/env.schema.js';
 import { migrationProvider } from './migrations/index.js';
 import type { AppDatabase } from './schema.js';
+import { createStoragePool } from './storage-pool.js';
 
 export type AppDb = Kysely<AppDatabase>;
 
@@ -19,7 +19,7 @@ export function appSqlitePath(config: Pick<AppConfig, 'dataDir'>): string {
 export function createAppDb(config: AppConfig): AppDb {
   if (config.DATABASE_URL) {
     return new Kysely<AppDatabase>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 }) }),
+      dialect: new PostgresDialect({ pool: createStoragePool(config.DATABASE_URL, { max: 10, name: 'app storage' }) }),
     });
   }
   fs.mkdirSync(config.dataDir, { recursive: true });

@@ -12,7 +12,7 @@ export async function pgRefusingServer(): Promise<{ port: number; received: stri
     socket.on('error', () => undefined);
     let buffer: Buffer = Buffer.alloc(0);
     let stage: 'startup' | 'password' = 'startup';
-    socket.on('data', (chunk) => {
+    socket.on('data', (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
       if (stage === 'startup' && buffer.length >= 4 && buffer.length >= buffer.readInt32BE(0)) {
         buffer = buffer.subarray(buffer.readInt32BE(0));

@@ -7,6 +7,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createApp } from '../../src/app.factory.js';
 import { type AppConfig, loadConfig } from '../../src/config/env.schema.js';
 
+/** What server-mode tests allow user connections to reach: the local test servers. */
+export const TEST_ALLOW_HOSTS = '127.0.0.0/8,::1,localhost';
+
 export interface TestApp {
   url: string;
   config: AppConfig;
@@ -28,6 +31,8 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
     PORT: '0',
     HOST: '127.0.0.1',
     NODE_ENV: 'test',
+    // Server mode refuses loopback targets unless allowed; the test databases live on this machine.
+    ...(env.DATABASE_URL && env.CONNECTION_ALLOW_HOSTS === undefined ? { CONNECTION_ALLOW_HOSTS: TEST_ALLOW_HOSTS } : {}),
     ...env,
     DATA_DIR: dataDir,
   });

@@ -89,6 +89,11 @@ describe('server mode: the storage database is unreachable under any name', () =
   });
 
   it('checks again at connect: a name that resolved elsewhere when saved and to the storage now is refused', async () => {
+    // The address our resolver answers is the one the driver connects to (the system resolver knows no such name).
+    dns.set('mine.aigis.test', '127.0.0.1');
+    const mine = await api.post('/api/connections', { name: 'mine', dialect: 'postgres', host: 'mine.aigis.test', port: PG_PORT, database: userDb.name, user: 'postgres' });
+    expect((await api.post(`/api/connections/${mine.body.id}/query`, { sql: 'SELECT x FROM t' })).body.rows).toEqual([{ x: 7 }]);
+
     dns.set('rebind.aigis.test', '198.51.100.10');
     const created = await api.post('/api/connections', { name: 'rebind', dialect: 'postgres', host: 'rebind.aigis.test', port: PG_PORT, database: storage.name, user: 'postgres' });
     expect(created.status).toBe(201);

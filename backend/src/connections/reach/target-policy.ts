@@ -58,6 +58,7 @@ export class TargetPolicy {
 
   /** Resolves the host once and checks every address; the caller connects to the returned address. */
   async check(host: string, port: number, database: string | null): Promise<CheckedAddress> {
+    this.checkName(host);
     const addresses = await this.resolve(host);
     if (addresses.length === 0) throw new TargetRefusedError(`${host} did not resolve`);
     await this.checkAddresses(host, port, database, addresses.map((a) => a.address));
@@ -70,6 +71,7 @@ export class TargetPolicy {
    * accepted (it is checked again at every connect, and refusing it would tell which internal names exist).
    */
   async checkSaved(host: string, port: number, database: string | null): Promise<void> {
+    this.checkName(host);
     let addresses: { address: string }[];
     try {
       addresses = await this.resolve(host);
@@ -77,6 +79,11 @@ export class TargetPolicy {
       return;
     }
     await this.checkAddresses(host, port, database, addresses.map((a) => a.address));
+  }
+
+  /** A name denied as written needs no resolving. */
+  private checkName(host: string): void {
+    if (matchesName(this.deny, host)) throw new TargetRefusedError(`${host} is listed in CONNECTION_DENY_HOSTS`);
   }
 
   private async checkAddresses(host: string, port: number, database: string | null, raw: string[]): Promise<void> {

@@ -95,6 +95,8 @@ describe('SQLite files are confined to SQLITE_ROOT', () => {
   fs.symlinkSync(path.join(outside, 'secret.sqlite'), path.join(root, 'escape.sqlite'));
   const appDb = path.join(root, 'aigis.sqlite');
   fs.writeFileSync(appDb, header);
+  // Another name for the same file (a hard link) is still the app's own database.
+  fs.linkSync(appDb, path.join(root, 'innocent.sqlite'));
 
   it('resolves relative names inside the root', () => {
     expect(resolveSqliteFile(root, 'sub/a.sqlite', [appDb])).toBe(fs.realpathSync(path.join(root, 'sub', 'a.sqlite')));
@@ -110,6 +112,7 @@ describe('SQLite files are confined to SQLITE_ROOT', () => {
     ['missing.sqlite', /no such file/],
     ['sub', /is not a file/],
     ['aigis.sqlite', /app's own database/],
+    ['innocent.sqlite', /app's own database/],
   ])('refuses %s', (requested, message) => {
     expect(() => resolveSqliteFile(root, requested, [appDb])).toThrow(message);
   });

@@ -21,8 +21,23 @@ export function resolveSqliteFile(root: string, requested: string, forbidden: st
   if (!isInside(rootReal, real)) throw invalid('the file must lie under SQLITE_ROOT');
   if (!fs.statSync(real).isFile()) throw invalid(`${requested} is not a file`);
   const forbiddenReal = forbidden.map((f) => realpathOrNull(f) ?? path.resolve(f));
-  if (forbiddenReal.some((f) => f === real || real.startsWith(`${f}-`))) throw invalid("the app's own database cannot be used as a connection");
+  if (forbiddenReal.some((f) => f === real || real.startsWith(`${f}-`)) || sameFileAsAny(real, forbiddenReal)) {
+    throw invalid("the app's own database cannot be used as a connection");
+  }
   return real;
+}
+
+/** A hard link is another path to the same file: compared by device and inode, not by name. */
+function sameFileAsAny(file: string, others: string[]): boolean {
+  const stat = fs.statSync(file);
+  return others.some((other) => {
+    try {
+      const o = fs.statSync(other);
+      return o.dev === stat.dev && o.ino === stat.ino;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The path stored for a connection: relative to the root, so moving SQLITE_ROOT keeps connections working. */
@@ -53,7 +68,7 @@ export function listSqliteFiles(root: string, forbidden: string[], maxFiles = 50
       if (entry.name.startsWith('.')) continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full, depth + 1);
-      else if (entry.isFile() && !forbiddenReal.has(full) && (SQLITE_EXTENSIONS.test(entry.name) || hasSqliteHeader(full))) {
+      else if (entry.isFile() && !forbiddenReal.has(full) && !sameFileAsAny(full, [...forbiddenReal]) && (SQLITE_EXTENSIONS.test(entry.name) || hasSqliteHeader(full))) {
         found.push({ path: path.relative(rootReal, full).split(path.sep).join('/'), size_bytes: fs.statSync(full).size });
       }
       if (found.length >= maxFiles) return;

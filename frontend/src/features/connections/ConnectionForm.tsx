@@ -82,10 +82,15 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
     setErrors({});
   }
 
-  async function runTest(id: string) {
+  async function runTest(conn: Connection) {
     setTest({ state: 'running' });
     try {
-      setTest({ state: 'ok', result: await connectionsApi.test(id) });
+      const result = await connectionsApi.test(conn.id);
+      setTest({ state: 'ok', result });
+      // The list shows what the last test found (a red warning for an elevated role).
+      const tested = { ...conn, elevated_privileges: result.elevated_privileges };
+      setSaved(tested);
+      upsertLocal(tested);
     } catch (err) {
       setTest({ state: 'failed', error: ApiError.from(err) });
     }
@@ -107,7 +112,7 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
       setValues((v) => ({ ...formFromConnection(conn), password: '', dialect: v.dialect }));
       setJustSaved(true);
       if (!editing) navigate(paths.editConnection(conn.id), { replace: true });
-      void runTest(conn.id);
+      void runTest(conn);
     } catch (err) {
       setSaveError(ApiError.from(err));
     } finally {
@@ -304,7 +309,7 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
             className="btn"
             disabled={!saved || test?.state === 'running'}
             title={saved ? undefined : 'Save first; the saved settings are tested.'}
-            onClick={() => saved && runTest(saved.id)}
+            onClick={() => saved && runTest(saved)}
             data-testid="conn-test"
           >
             Test connection

@@ -6,9 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createApp } from '../../src/app.factory.js';
 import { type AppConfig, loadConfig } from '../../src/config/env.schema.js';
-
-/** What server-mode tests allow user connections to reach: the local test servers. */
-export const TEST_ALLOW_HOSTS = '127.0.0.0/8,::1,localhost';
+import { TEST_ALLOW_HOSTS } from './env.js';
 
 export interface TestApp {
   url: string;

@@ -35,4 +35,11 @@ describe('embedded storage files are never a connection', () => {
     const listed = (await api.get('/api/connections/sqlite-files')).body.files.map((f: { path: string }) => f.path);
     expect(listed.filter((p: string) => /^(aigis|checkpoints)\.sqlite|master\.key|^sub\//.test(p))).toEqual([]);
   });
+
+  it('refuses MySQL verify-full on an address (mysql2 would check the certificate against "localhost")', async () => {
+    const response = await api.post('/api/connections', { url: 'mysql://u@10.1.2.3/db?ssl-mode=VERIFY_IDENTITY' });
+    expect(response.status).toBe(400);
+    expect(response.body.error.message).toMatch(/^ssl_mode: verify-full on MySQL needs the host name/);
+    expect((await api.post('/api/connections', { url: 'mysql://u@db.example.com/db?ssl-mode=VERIFY_IDENTITY' })).body.ssl_mode).toBe('verify-full');
+  });
 });

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import net from 'node:net';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Connection, ConnectionTestResult, ElevatedPrivilege } from '@aigis/contracts';
 import { AppError } from '../common/app-error.js';
@@ -243,6 +244,10 @@ export class ConnectionsService {
     // The guard resolves unqualified names against no default schema; `user` inside `mysql` is the credential table.
     if (spec.dialect === 'mysql' && spec.database?.toLowerCase() === 'mysql') {
       throw new AppError('VALIDATION_FAILED', 'database: the MySQL system schema "mysql" cannot be used as a connection database; connect to your own database');
+    }
+    // mysql2 checks a certificate's name only against a host name (for an address it would check "localhost").
+    if (spec.dialect === 'mysql' && spec.sslMode === 'verify-full' && spec.host && net.isIP(spec.host)) {
+      throw new AppError('VALIDATION_FAILED', 'ssl_mode: verify-full on MySQL needs the host name the certificate carries, not an address (or use verify-ca)');
     }
     if (spec.dialect === 'sqlite') {
       const absolute = resolveSqliteFile(this.config.sqliteRoot, spec.database ?? '', appOwnFiles(this.config));

@@ -113,6 +113,33 @@ describe('reaching the server', () => {
     }
   });
 
+  it.each(['postgres', 'mysql'] as const)('%s: connects to the address the policy checked, and checks again at every new connection', async (dialect) => {
+    // The system resolver knows no .aigis.test name: a connection that works went to the address we checked.
+    let answer = '127.0.0.1';
+    const lookups: string[] = [];
+    const policy = new TargetPolicy({
+      mode: 'embedded',
+      deny: '127.0.0.2',
+      storage: null,
+      lookup: async (host) => {
+        lookups.push(host);
+        return host === 'db.aigis.test' ? [{ address: answer, family: 4 }] : [];
+      },
+    });
+    const real = dialect === 'postgres' ? pgTarget('postgres') : mysqlTarget(null);
+    const a = createAdapter({ ...real, id: `checked-${dialect}`, host: 'db.aigis.test' }, { connectTimeoutMs: 800, poolMax: 1, reach: (h, p, d) => policy.check(h, p, d) });
+    open.push(a);
+    expect((await a.executeReadOnly('SELECT 1 AS one', { maxRows: 1, timeoutMs: 5000 })).rows).toEqual([{ one: 1 }]);
+    expect(lookups).toContain('db.aigis.test');
+    await a.close();
+    // A new connection after the name moved to a denied address is refused, like any unreachable server.
+    answer = '127.0.0.2';
+    const again = createAdapter({ ...real, id: `checked-${dialect}-2`, host: 'db.aigis.test' }, { connectTimeoutMs: 800, poolMax: 1, reach: (h, p, d) => policy.check(h, p, d) });
+    open.push(again);
+    const err = await connectionError(again);
+    expect(err.message).toMatch(/^could not connect to db\.aigis\.test:\d+: the server is unreachable/);
+  });
+
   it('postgres: a refused password says so and never repeats it', async () => {
     const server = await pgRefusingServer();
     try {

@@ -1,10 +1,9 @@
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
-import { checkpointsSqlitePath } from '../config/app-files.js';
+import { checkpointsSqlitePath, createPrivateFile, ensurePrivateDataDir, fixAppFileModes } from '../config/app-files.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { type CheckpointIdLister, type CheckpointPruner, ThreadCheckpointSaver } from './thread-checkpoint-saver.js';
 import { createStoragePool } from '../storage/storage-pool.js';
@@ -29,7 +28,8 @@ export async function createCheckpointer(config: AppConfig): Promise<Checkpointe
       close: () => saver.end(),
     };
   }
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDataDir(config);
+  createPrivateFile(checkpointsSqlitePath(config));
   const saver = SqliteSaver.fromConnString(checkpointsSqlitePath(config));
   useIncrementalVacuum(saver.db);
   saver.db.pragma('journal_mode = WAL');
@@ -37,6 +37,7 @@ export async function createCheckpointer(config: AppConfig): Promise<Checkpointe
   saver.db.pragma('synchronous = NORMAL');
   // The WAL file shrinks back to this after a checkpoint instead of keeping its largest size for ever.
   saver.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+  fixAppFileModes(config);
   return {
     saver: new ThreadCheckpointSaver(saver, sqliteCheckpointIds(saver), sqlitePruner(saver)),
     deleteThread: async (id) => {

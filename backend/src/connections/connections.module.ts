@@ -10,6 +10,7 @@ import { DemoConnectionService } from './demo-connection.service.js';
 import { SchemaService } from './schema.service.js';
 import { HostResolver } from './reach/host-resolver.js';
 import { storageServerOf, TargetPolicy } from './reach/target-policy.js';
+import { SqliteAccess } from './sqlite-access.service.js';
 
 @Module({
   controllers: [ConnectionsController],
@@ -37,8 +38,9 @@ import { storageServerOf, TargetPolicy } from './reach/target-policy.js';
     SchemaService,
     ReadOnlyExecutor,
     DemoConnectionService,
+    SqliteAccess,
   ],
-  exports: [TargetPolicy, HostResolver, ConnectionsService, SchemaService, ReadOnlyExecutor, DemoConnectionService],
+  exports: [TargetPolicy, HostResolver, ConnectionsService, SchemaService, ReadOnlyExecutor, DemoConnectionService, SqliteAccess],
 })
 export class ConnectionsModule implements OnApplicationShutdown {
   constructor(@Inject(AdapterCache) private readonly adapters: AdapterCache) {}

@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Connection, ConnectionTestResult, ElevatedPrivilege } from '@aigis/contracts';
+import type { Connection, ConnectionTestResult, ElevatedPrivilege, SqliteFilesResponse } from '@aigis/contracts';
 import { AppError } from '../common/app-error.js';
 import { Clock } from '../common/clock.js';
-import { appOwnFiles } from '../config/app-files.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { SecretBox } from '../crypto/secret-box.js';
@@ -22,8 +21,9 @@ import {
 } from './connection-input.js';
 import { createAdapter } from './dialects/index.js';
 import type { AdapterSettings, ConnectionTarget, DialectAdapter } from './dialects/dialect-adapter.js';
-import { listSqliteFiles, relativeToRoot, resolveSqliteFile, type SqliteFileEntry } from './sqlite-files.js';
 import { TargetPolicy, TargetRefusedError } from './reach/target-policy.js';
+import { SqliteAccess } from './sqlite-access.service.js';
+import { relativeToRoot } from './sqlite-files.js';
 
 export function toApiConnection(row: ConnectionsTable): Connection {
   return {
@@ -72,6 +72,7 @@ export class ConnectionsService {
     private readonly clock: Clock,
     private readonly limits: UserLimits,
     private readonly policy: TargetPolicy,
+    private readonly sqliteAccess: SqliteAccess,
   ) {}
 
   onChange(listener: ConnectionChangeListener): void {
@@ -87,7 +88,7 @@ export class ConnectionsService {
   }
 
   async create(userId: string, input: CreateConnectionInput, options: { isDemo?: boolean } = {}): Promise<Connection> {
-    const spec = this.normalise(() => specFromCreate(input));
+    const spec = await this.normalise(userId, () => specFromCreate(input));
     await this.checkReachable(spec);
     const id = crypto.randomUUID();
     const now = this.clock.iso();
@@ -116,7 +117,7 @@ export class ConnectionsService {
 
   async update(userId: string, id: string, patch: UpdateConnectionInput): Promise<Connection> {
     const current = await this.row(userId, id);
-    const spec = this.normalise(() =>
+    const spec = await this.normalise(userId, () =>
       specFromUpdate(
         {
           name: current.name,
@@ -202,13 +203,14 @@ export class ConnectionsService {
       ssl: row.ssl_mode !== 'disable',
       sslMode: row.ssl_mode,
       sslCa: row.ssl_ca,
-      filePath: row.dialect === 'sqlite' ? resolveSqliteFile(this.config.sqliteRoot, row.database ?? '', appOwnFiles(this.config)) : null,
+      filePath: row.dialect === 'sqlite' ? await this.sqliteAccess.resolve(row.user_id, row.database ?? '') : null,
       allowedFunctions: readAllowedFunctions(row.allowed_functions),
     };
   }
 
-  sqliteFiles(): { root: string; files: SqliteFileEntry[] } {
-    return { root: this.config.sqliteRoot, files: listSqliteFiles(this.config.sqliteRoot, appOwnFiles(this.config)) };
+  /** Only the files this user may connect to. */
+  sqliteFiles(userId: string): Promise<SqliteFilesResponse> {
+    return this.sqliteAccess.list(userId);
   }
 
   /** Pool settings for a user's database; every pool of the user shares their budget of open connections. */
@@ -232,8 +234,8 @@ export class ConnectionsService {
     for (const listener of this.listeners) listener(id);
   }
 
-  /** Input errors become VALIDATION_FAILED; SQLite paths are confined to SQLITE_ROOT and stored relative to it. */
-  private normalise<T extends ConnectionSpec>(build: () => T): T {
+  /** Input errors become VALIDATION_FAILED; SQLite paths are confined to what the user may use and stored relative to SQLITE_ROOT. */
+  private async normalise<T extends ConnectionSpec>(userId: string, build: () => T): Promise<T> {
     let spec: T;
     try {
       spec = build();
@@ -250,7 +252,7 @@ export class ConnectionsService {
       throw new AppError('VALIDATION_FAILED', 'ssl_mode: verify-full on MySQL needs the host name the certificate carries, not an address (or use verify-ca)');
     }
     if (spec.dialect === 'sqlite') {
-      const absolute = resolveSqliteFile(this.config.sqliteRoot, spec.database ?? '', appOwnFiles(this.config));
+      const absolute = await this.sqliteAccess.resolve(userId, spec.database ?? '');
       spec.database = relativeToRoot(this.config.sqliteRoot, absolute);
     }
     return spec;

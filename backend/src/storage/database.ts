@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import { createPrivateFile, ensurePrivateDataDir } from '../config/app-files.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { migrationProvider } from './migrations/index.js';
 import type { AppDatabase } from './schema.js';
@@ -22,7 +22,8 @@ export function createAppDb(config: AppConfig): AppDb {
       dialect: new PostgresDialect({ pool: createStoragePool(config.DATABASE_URL, { max: 10, name: 'app storage' }) }),
     });
   }
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDataDir(config);
+  createPrivateFile(appSqlitePath(config));
   const file = new SQLite(appSqlitePath(config));
   file.pragma('journal_mode = WAL');
   // In WAL mode NORMAL cannot corrupt the file; FULL would fsync every commit on the event loop.

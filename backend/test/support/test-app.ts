@@ -18,7 +18,7 @@ export interface TestApp {
 
 /**
  * The real app on a random port with its own DATA_DIR (a temp dir, removed on close) unless given.
- * `env` overrides the defaults; nothing is read from the surrounding process environment except
+ * `env` overrides the defaults (`REGISTRATION: undefined` restores the mode's default); nothing is read from the surrounding process environment except
  * what is passed, so a developer's .env cannot change what tests see.
  */
 export async function startTestApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
@@ -31,6 +31,9 @@ export async function startTestApp(env: Record<string, string | undefined> = {})
     NODE_ENV: 'test',
     // Server mode refuses loopback targets unless allowed; the test databases live on this machine.
     ...(env.DATABASE_URL && env.CONNECTION_ALLOW_HOSTS === undefined ? { CONNECTION_ALLOW_HOSTS: TEST_ALLOW_HOSTS } : {}),
+    // Tests register many accounts from one address, in both storages; the tests of these settings pass their own.
+    REGISTRATION: 'open',
+    REGISTRATIONS_PER_HOUR: '100000',
     ...env,
     DATA_DIR: dataDir,
   });

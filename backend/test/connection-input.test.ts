@@ -106,15 +106,34 @@ describe('SQLite files are confined to SQLITE_ROOT', () => {
   it.each([
     ['../x.sqlite', /"\.\." is not allowed/],
     ['sub/../../etc/passwd', /"\.\." is not allowed/],
-    [path.join(outside, 'secret.sqlite'), /must lie under SQLITE_ROOT/],
-    ['/etc/passwd', /must lie under SQLITE_ROOT/],
-    ['escape.sqlite', /must lie under SQLITE_ROOT/],
-    ['missing.sqlite', /no such file/],
-    ['sub', /is not a file/],
-    ['aigis.sqlite', /app's own database/],
-    ['innocent.sqlite', /app's own database/],
+    [path.join(outside, 'secret.sqlite'), /no SQLite file .* that you may use under SQLITE_ROOT/],
+    ['/etc/passwd', /no SQLite file .* that you may use/],
+    ['escape.sqlite', /no SQLite file .* that you may use/],
+    ['missing.sqlite', /no SQLite file .* that you may use/],
+    ['sub', /no SQLite file .* that you may use/],
+    ['aigis.sqlite', /no SQLite file .* that you may use/],
+    ['innocent.sqlite', /no SQLite file .* that you may use/],
   ])('refuses %s', (requested, message) => {
     expect(() => resolveSqliteFile(root, requested, [appDb])).toThrow(message);
+  });
+
+  it('confines a scoped user to the folders and files in scope, with the same message as a missing file', () => {
+    const scope = { everything: false as const, within: [path.join(root, 'sub'), path.join(root, 'noext')] };
+    expect(resolveSqliteFile(root, 'sub/a.sqlite', [appDb], scope)).toBe(fs.realpathSync(path.join(root, 'sub', 'a.sqlite')));
+    expect(resolveSqliteFile(root, 'noext', [appDb], scope)).toBe(fs.realpathSync(path.join(root, 'noext')));
+    const messageFor = (requested: string) => {
+      try {
+        resolveSqliteFile(root, requested, [appDb], scope);
+        return 'resolved';
+      } catch (error) {
+        return (error as Error).message.replace(requested, '<path>');
+      }
+    };
+    // Exists but out of scope, and does not exist at all: indistinguishable.
+    fs.writeFileSync(path.join(root, 'other.sqlite'), header);
+    expect(messageFor('other.sqlite')).toBe(messageFor('nothing-here.sqlite'));
+    expect(messageFor('other.sqlite')).not.toBe('resolved');
+    expect(listSqliteFiles(root, [appDb], 500, scope).map((f) => f.path).sort()).toEqual(['noext', 'sub/a.sqlite']);
   });
 
   it('lists SQLite files by extension or header, never the app database', () => {

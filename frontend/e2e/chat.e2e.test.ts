@@ -296,10 +296,10 @@ describe('the web app in Chromium, against the built server with a scripted mode
 
   it('reopens the thread after a reload, from its URL, with every message, SQL, table and chart', async () => {
     // The server keeps a stopped answer's text; wait until it has written it before reloading.
-    const token = await page.evaluate(() => localStorage.getItem('aigis.token'));
+    // The session is the page's httpOnly cookie; the browser context's request API sends it.
     await expect
       .poll(async () => {
-        const res = await fetch(`${app.url}/api/chat/${threadId}`, { headers: { authorization: `Bearer ${token}` } });
+        const res = await context.request.get(`${app.url}/api/chat/${threadId}`);
         const body = (await res.json()) as { messages: { role: string; content: string }[] };
         return body.messages.some((m) => m.role === 'assistant' && m.content.length > 0 && SLOW_TEXT.startsWith(m.content));
       })

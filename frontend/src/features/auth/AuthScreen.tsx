@@ -5,14 +5,8 @@ import { paths } from '../../app/routes';
 import { ApiError } from '../../lib/api-error';
 import { authApi } from './auth-api';
 import { useAuth } from './auth-context';
+import { signUpState } from './sign-up-state';
 import './auth.css';
-
-/** Whether this screen may offer a sign-up form, and what to say when it may not. */
-export function signUpState(info: RegistrationInfo | null, invite: string | null): 'form' | 'invite-only' | 'closed' {
-  if (!info || info.first_account || info.mode === 'open') return 'form';
-  if (info.mode === 'invite') return invite ? 'form' : 'invite-only';
-  return 'closed';
-}
 
 export function AuthScreen({ mode }: { mode: 'login' | 'register' }) {
   const auth = useAuth();

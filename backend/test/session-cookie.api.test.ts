@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SseParser } from '@aigis/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api-client.js';
-import { TEST_PG_URL } from './support/env.js';
+import { sharedPath, TEST_PG_URL } from './support/env.js';
 import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -10,11 +14,14 @@ const DEV_ORIGIN = 'http://localhost:5173';
 describe.each(['sqlite', 'postgres'] as const)('cookie session (%s app storage)', (storage) => {
   let app: TestApp;
   let storageDb: PgDatabase | undefined;
+  let sqliteRoot: string;
   let email: string;
   const password = 'cookie session password';
 
   beforeAll(async () => {
-    let env: Record<string, string> = { CORS_ORIGIN: DEV_ORIGIN, TRUST_PROXY: 'true' };
+    sqliteRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-cookie-'));
+    fs.copyFileSync(sharedPath('sqlite/chinook/Chinook_Sqlite.sqlite'), path.join(sqliteRoot, 'chinook.sqlite'));
+    let env: Record<string, string> = { CORS_ORIGIN: DEV_ORIGIN, TRUST_PROXY: 'true', SQLITE_ROOT: sqliteRoot };
     if (storage === 'postgres') {
       storageDb = await createPgDatabase('appstore');
       const url = new URL(TEST_PG_URL);
@@ -29,6 +36,7 @@ describe.each(['sqlite', 'postgres'] as const)('cookie session (%s app storage)'
   afterAll(async () => {
     await app?.close();
     await storageDb?.drop();
+    fs.rmSync(sqliteRoot, { recursive: true, force: true });
   });
 
   function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Response> {
@@ -109,6 +117,25 @@ describe.each(['sqlite', 'postgres'] as const)('cookie session (%s app storage)'
     }
     const thread = await (await call('GET', `/api/chat/${threadId}`, { cookie })).json();
     expect(thread.title).toBe('mine');
+  });
+
+  it('streams a chat answer (SSE) on the cookie from our origin, and refuses the stream from another', async () => {
+    const { cookie } = await cookieLogin();
+    const headers = { cookie, origin: app.url };
+    const connection = await (await call('POST', '/api/connections', headers, { name: 'Chinook', dialect: 'sqlite', database: 'chinook.sqlite' })).json();
+    const thread = await (await call('POST', '/api/chat', headers, { connection_id: connection.id })).json();
+    const content = { content: 'SQL: SELECT COUNT(*) AS n FROM Artist' };
+
+    const refused = await call('POST', `/api/chat/${thread.thread_id}/message`, { cookie, origin: 'https://evil.example' }, content);
+    expect(refused.status).toBe(403);
+    const response = await call('POST', `/api/chat/${thread.thread_id}/message`, headers, content);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const parser = new SseParser();
+    const events = parser.push(await response.text());
+    const result = events.find((e) => e.type === 'tool_result');
+    expect(result?.data).toMatchObject({ content: { type: 'sql_result', rows: [{ n: 275 }] } });
+    expect(events.at(-1)?.type).toBe('end');
   });
 
   it('needs no Origin for bearer tokens (API clients), and a bearer header wins over a cookie', async () => {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AuthHousekeeping } from '../src/auth/auth-housekeeping.js';
 import { PasswordHasher } from '../src/auth/password-hasher.js';
 import { Clock } from '../src/common/clock.js';
 import { loadConfig } from '../src/config/env.schema.js';
@@ -199,6 +200,19 @@ describe.each(['sqlite', 'postgres'] as const)('accounts, tokens and throttling 
     // The last entry is the one our proxy appended; an entry the client wrote before it is not believed.
     expect((await from(api, `${first}, ${freshAddress()}`).login(email, 'wrong wrong')).status).toBe(401);
     expect((await from(api, `${freshAddress()}, ${first}`).login(email, 'wrong wrong')).status).toBe(429);
+  });
+
+  it('sweeps failures and registration attempts older than their window (the tables stay bounded)', async () => {
+    const email = `swept-${Date.now()}@example.com`;
+    await from(api, freshAddress()).login(email, 'wrong wrong');
+    const count = async () => Number((await appRows<{ n: number | string }>(app, `SELECT COUNT(*) AS n FROM login_failures WHERE email = '${email}'`))[0].n);
+    expect(await count()).toBe(1);
+    await app.app.get(AuthHousekeeping).sweep();
+    expect(await count()).toBe(1);
+    await later(app, (app.config.LOGIN_WINDOW_MINUTES + 1) * 60_000, () => app.app.get(AuthHousekeeping).sweep());
+    expect(await count()).toBe(0);
+    await later(app, 2 * 3_600_000, () => app.app.get(AuthHousekeeping).sweep());
+    expect(Number((await appRows<{ n: number | string }>(app, 'SELECT COUNT(*) AS n FROM registration_attempts'))[0].n)).toBe(0);
   });
 
   it('expires tokens', async () => {

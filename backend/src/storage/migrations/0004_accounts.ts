@@ -47,11 +47,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('registration_attempts_client_idx').on('registration_attempts').columns(['client', 'created_at']).execute();
+  // The sweep deletes by age.
+  await db.schema.createIndex('login_failures_created_idx').on('login_failures').column('created_at').execute();
+  await db.schema.createIndex('registration_attempts_created_idx').on('registration_attempts').column('created_at').execute();
   await db.schema.createIndex('login_failures_email_ip_idx').on('login_failures').columns(['email', 'ip', 'created_at']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('login_failures_email_ip_idx').ifExists().execute();
+  await db.schema.dropIndex('login_failures_created_idx').ifExists().execute();
   for (const table of ['registration_attempts', 'file_grants', 'invites', 'instance_settings']) await db.schema.dropTable(table).ifExists().execute();
   await db.schema.alterTable('users').dropColumn('disabled_at').execute();
   await db.schema.alterTable('users').dropColumn('role').execute();

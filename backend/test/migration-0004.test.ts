@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, type AppDb } from '../src/storage/database.js';
 import * as m0001 from '../src/storage/migrations/0001_initial.js';
+import * as m0008 from '../src/storage/migrations/0008_thread_turns.js';
 import { TEST_PG_URL } from './support/env.js';
 import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
 
@@ -34,7 +35,8 @@ describe.each(['sqlite', 'postgres'] as const)('migration 0004 on an existing in
   it('makes the oldest account the admin, the others members, and claims the first-account slot', async () => {
     const db = await open();
     try {
-      const old = new Migrator({ db, provider: { getMigrations: async () => ({ '0001_initial': m0001 }) } });
+      // Deployed before this branch: 0001 and a higher-numbered migration merged earlier (0008).
+      const old = new Migrator({ db, provider: { getMigrations: async () => ({ '0001_initial': m0001, '0008_thread_turns': m0008 }) } });
       expect((await old.migrateToLatest()).error).toBeUndefined();
       const users = [
         { id: 'b', email: 'second@example.com', created_at: '2026-02-01T00:00:00.000Z' },
@@ -42,7 +44,7 @@ describe.each(['sqlite', 'postgres'] as const)('migration 0004 on an existing in
       ];
       await (db as Kysely<any>).insertInto('users').values(users.map((u) => ({ ...u, password_hash: 'scrypt$x' }))).execute();
 
-      expect(await migrateToLatest(db)).toContain('0004_accounts');
+      expect(await migrateToLatest(db)).toEqual(['0004_accounts']);
       const rows = await db.selectFrom('users').select(['id', 'role', 'disabled_at']).orderBy('id').execute();
       expect(rows).toEqual([
         { id: 'a', role: 'admin', disabled_at: null },

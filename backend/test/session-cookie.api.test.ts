@@ -78,10 +78,11 @@ describe.each(['sqlite', 'postgres'] as const)('cookie session (%s app storage)'
   });
 
   it('refuses to start a cookie session for another origin, or without one (no login CSRF)', async () => {
-    for (const headers of [{}, { origin: 'https://evil.example' }, { origin: 'null' }, { referer: 'https://evil.example/page' }]) {
+    const attempts: Record<string, string>[] = [{}, { origin: 'https://evil.example' }, { origin: 'null' }, { referer: 'https://evil.example/page' }];
+    for (const headers of attempts) {
       const response = await call('POST', '/api/auth/login', headers, { email, password, session: 'cookie' });
       expect(response.status, JSON.stringify(headers)).toBe(403);
-      expect((await response.json()).error.code).toBe('ORIGIN_REFUSED');
+      expect(((await response.json()) as any).error.code).toBe('ORIGIN_REFUSED');
       expect(response.headers.get('set-cookie')).toBeNull();
     }
   });
@@ -90,7 +91,7 @@ describe.each(['sqlite', 'postgres'] as const)('cookie session (%s app storage)'
     const { cookie } = await cookieLogin();
     const threadCount = async () => ((await (await call('GET', '/api/chat', { cookie })).json()) as unknown[]).length;
     const before = await threadCount();
-    const refused = [
+    const refused: Record<string, string>[] = [
       { cookie },
       { cookie, origin: 'https://evil.example' },
       { cookie, origin: 'null' },
@@ -100,14 +101,14 @@ describe.each(['sqlite', 'postgres'] as const)('cookie session (%s app storage)'
     for (const headers of refused) {
       const response = await call('POST', '/api/chat', headers, {});
       expect(response.status, JSON.stringify(headers)).toBe(403);
-      expect((await response.json()).error.code).toBe('ORIGIN_REFUSED');
+      expect(((await response.json()) as any).error.code).toBe('ORIGIN_REFUSED');
     }
     // Nothing was created by the refused requests.
     expect(await threadCount()).toBe(before);
 
     const own = await call('POST', '/api/chat', { cookie, origin: app.url }, { title: 'mine' });
     expect(own.status).toBe(201);
-    const threadId = (await own.json()).thread_id;
+    const threadId = ((await own.json()) as any).thread_id;
     expect((await call('POST', '/api/chat', { cookie, referer: `${app.url}/threads/x` }, {})).status).toBe(201);
     expect((await call('POST', '/api/chat', { cookie, origin: DEV_ORIGIN }, {})).status).toBe(201);
 
@@ -115,15 +116,15 @@ describe.each(['sqlite', 'postgres'] as const)('cookie session (%s app storage)'
       const response = await call(method, `/api/chat/${threadId}`, { cookie, origin: 'https://evil.example' }, body);
       expect(response.status, method).toBe(403);
     }
-    const thread = await (await call('GET', `/api/chat/${threadId}`, { cookie })).json();
+    const thread = (await (await call('GET', `/api/chat/${threadId}`, { cookie })).json()) as any;
     expect(thread.title).toBe('mine');
   });
 
   it('streams a chat answer (SSE) on the cookie from our origin, and refuses the stream from another', async () => {
     const { cookie } = await cookieLogin();
     const headers = { cookie, origin: app.url };
-    const connection = await (await call('POST', '/api/connections', headers, { name: 'Chinook', dialect: 'sqlite', database: 'chinook.sqlite' })).json();
-    const thread = await (await call('POST', '/api/chat', headers, { connection_id: connection.id })).json();
+    const connection = (await (await call('POST', '/api/connections', headers, { name: 'Chinook', dialect: 'sqlite', database: 'chinook.sqlite' })).json()) as any;
+    const thread = (await (await call('POST', '/api/chat', headers, { connection_id: connection.id })).json()) as any;
     const content = { content: 'SQL: SELECT COUNT(*) AS n FROM Artist' };
 
     const refused = await call('POST', `/api/chat/${thread.thread_id}/message`, { cookie, origin: 'https://evil.example' }, content);

@@ -146,6 +146,14 @@ describe.each(['sqlite', 'postgres'] as const)('cookie session (%s app storage)'
     expect((await call('POST', '/api/chat', { authorization: 'Bearer aig_forged', cookie: (await cookieLogin()).cookie, origin: app.url }, {})).status).toBe(401);
   });
 
+  it('answers GET /api/auth/session with 200 whether signed in or not', async () => {
+    const { cookie, body } = await cookieLogin();
+    expect(await (await call('GET', '/api/auth/session', { cookie })).json()).toEqual({ user: body.user });
+    const anonymous = await call('GET', '/api/auth/session', {});
+    expect([anonymous.status, await anonymous.json()]).toEqual([200, { user: null }]);
+    expect(await (await call('GET', '/api/auth/session', { cookie: 'aigis_session=aig_forged' })).json()).toEqual({ user: null });
+  });
+
   it('logout revokes the cookie session and expires the cookie', async () => {
     const { cookie } = await cookieLogin();
     const response = await call('POST', '/api/auth/logout', { cookie, origin: app.url });
@@ -155,6 +163,7 @@ describe.each(['sqlite', 'postgres'] as const)('cookie session (%s app storage)'
     expect(cleared).toMatch(/Expires=Thu, 01 Jan 1970/);
     // Even if a copy of the cookie survived, it no longer works.
     expect((await call('GET', '/api/auth/me', { cookie })).status).toBe(401);
+    expect(await (await call('GET', '/api/auth/session', { cookie })).json()).toEqual({ user: null });
   });
 
   it('logout by a cross-site request is refused (the session stays)', async () => {

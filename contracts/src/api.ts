@@ -42,6 +42,11 @@ export interface SessionResponse {
   user: User;
 }
 
+/** GET /api/auth/session (public): who the session cookie (or bearer token) belongs to, if anyone; always 200. */
+export interface SessionStatus {
+  user: User | null;
+}
+
 /** GET /api/auth/registration (public): what the sign-up screen should offer. */
 export interface RegistrationInfo {
   mode: RegistrationMode;

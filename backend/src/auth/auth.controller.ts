@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { AuthResponse, RegisterResponse, RegistrationInfo, SessionResponse, User } from '@aigis/contracts';
+import type { AuthResponse, RegisterResponse, RegistrationInfo, SessionResponse, SessionStatus, User } from '@aigis/contracts';
 import type { Request, Response } from 'express';
 import { AppError } from '../common/app-error.js';
 import { type AuthUser, CurrentUser, Public } from '../common/auth.decorators.js';
@@ -11,7 +11,7 @@ import { DemoConnectionService } from '../connections/demo-connection.service.js
 import { type LoginInput, loginSchema, type RegisterInput, registerSchema } from './auth.schemas.js';
 import { AuthService } from './auth.service.js';
 import { clientKey } from './client-address.js';
-import { clearSessionCookie, corsOrigins, hasTrustedOrigin, setSessionCookie } from './session-cookie.js';
+import { clearSessionCookie, corsOrigins, hasTrustedOrigin, readSessionCookie, setSessionCookie } from './session-cookie.js';
 
 @ApiTags('auth')
 @Controller('auth')
@@ -55,6 +55,19 @@ export class AuthController {
     if (body.session !== 'cookie') return result;
     setSessionCookie(request, response, result.token, this.auth.tokenTtlMs());
     return { user: result.user };
+  }
+
+  /**
+   * Whether this browser is signed in, answered 200 either way: the web app asks at start, and its
+   * cookie is invisible to scripts (a 401 here would be an error in every signed-out console).
+   */
+  @Public()
+  @Get('session')
+  async session(@Req() request: Request): Promise<SessionStatus> {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+    const token = bearer?.[1] ?? readSessionCookie(request);
+    const user = token ? await this.auth.authenticate(token) : null;
+    return { user: user ? this.auth.me(user) : null };
   }
 
   @ApiBearerAuth()

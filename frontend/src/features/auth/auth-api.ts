@@ -1,4 +1,4 @@
-import type { RegisterResponse, RegistrationInfo, SessionResponse, User } from '@aigis/contracts';
+import type { RegisterResponse, RegistrationInfo, SessionResponse, SessionStatus, User } from '@aigis/contracts';
 import { api } from '../../lib/api-client';
 
 export const authApi = {
@@ -9,5 +9,7 @@ export const authApi = {
   /** `session: 'cookie'`: the server sets the httpOnly session cookie; no token reaches the page. */
   login: (email: string, password: string) => api.post<SessionResponse>('/auth/login', { email, password, session: 'cookie' }),
   me: () => api.get<User>('/auth/me'),
+  /** 200 whether or not signed in (no 401 in the console of a signed-out visitor). */
+  session: () => api.get<SessionStatus>('/auth/session'),
   logout: () => api.post<void>('/auth/logout'),
 };

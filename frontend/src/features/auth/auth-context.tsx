@@ -1,7 +1,6 @@
 import type { User } from '@aigis/contracts';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { onUnauthorized } from '../../lib/api-client';
-import { ApiError } from '../../lib/api-error';
 import { authApi } from './auth-api';
 
 type AuthStatus = 'checking' | 'signed-in' | 'signed-out' | 'unreachable';
@@ -37,16 +36,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let alive = true;
     authApi
-      .me()
-      .then((me) => {
+      .session()
+      .then(({ user: current }) => {
         if (!alive) return;
-        setUser(me);
-        setStatus('signed-in');
+        setUser(current);
+        setStatus(current ? 'signed-in' : 'signed-out');
       })
-      .catch((err) => {
-        if (!alive) return;
-        // 401 already signed out through onUnauthorized; a network failure is not a sign-out.
-        if (ApiError.from(err).status !== 401) setStatus('unreachable');
+      .catch(() => {
+        // A network failure is not a sign-out: say so and offer to try again.
+        if (alive) setStatus('unreachable');
       });
     return () => {
       alive = false;

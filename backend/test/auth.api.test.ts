@@ -72,6 +72,19 @@ function from(api: ApiClient, address: string) {
   };
 }
 
+/** Stops the app's clock for the duration of `fn` (throttling waits are seconds; a loaded machine must not pass them). */
+async function frozen<T>(app: TestApp, fn: () => Promise<T>): Promise<T> {
+  const clock = app.app.get(Clock);
+  const realNow = clock.now;
+  const at = realNow.call(clock).getTime();
+  clock.now = () => new Date(at);
+  try {
+    return await fn();
+  } finally {
+    clock.now = realNow;
+  }
+}
+
 let addressCounter = 0;
 /** A fresh documentation-range address per call, so per-client limits of one test do not touch another. */
 function freshAddress(): string {
@@ -157,50 +170,53 @@ describe.each(['sqlite', 'postgres'] as const)('accounts, tokens and throttling 
     expect(Number(rows[0].n)).toBe(1);
   });
 
-  it('slows down one (account, address) pair with a doubling wait (429 + Retry-After), never locks the account', async () => {
-    const email = `limited-${Date.now()}@example.com`;
-    await api.as().register(email, 'the right one');
-    const attacker = from(api, freshAddress());
-    for (let i = 0; i < 3; i++) expect((await attacker.login(email, 'a wrong one')).status).toBe(401);
+  it('slows down one (account, address) pair with a doubling wait (429 + Retry-After), never locks the account', () =>
+    frozen(app, async () => {
+      const email = `limited-${Date.now()}@example.com`;
+      await api.as().register(email, 'the right one');
+      const attacker = from(api, freshAddress());
+      for (let i = 0; i < 3; i++) expect((await attacker.login(email, 'a wrong one')).status).toBe(401);
 
-    const blocked = await attacker.login(email, 'the right one');
-    expect(blocked.status).toBe(429);
-    expect(blocked.body.error.code).toBe('RATE_LIMITED');
-    expect(blocked.headers.get('retry-after')).toBe('1');
-    expect(blocked.body.error.details).toEqual({ retry_after_s: 1 });
+      const blocked = await attacker.login(email, 'the right one');
+      expect(blocked.status).toBe(429);
+      expect(blocked.body.error.code).toBe('RATE_LIMITED');
+      expect(blocked.headers.get('retry-after')).toBe('1');
+      expect(blocked.body.error.details).toEqual({ retry_after_s: 1 });
 
-    // Another address logs in with the right password at once: the attacker cannot lock the owner out.
-    const owner = from(api, freshAddress());
-    expect((await owner.login(email, 'the right one')).status).toBe(200);
+      // Another address logs in with the right password at once: the attacker cannot lock the owner out.
+      const owner = from(api, freshAddress());
+      expect((await owner.login(email, 'the right one')).status).toBe(200);
 
-    // The wait doubles with each further failure from the attacker's address: 1 s, 2 s, 4 s …
-    await later(app, 1_100, async () => expect((await attacker.login(email, 'wrong again')).status).toBe(401));
-    const slower = await later(app, 1_200, () => attacker.login(email, 'the right one'));
-    expect(slower.status).toBe(429);
-    expect(Number(slower.headers.get('retry-after'))).toBe(2);
-    // After the wait, the right password works from the attacker's address too (it is the owner's address in real life).
-    expect((await later(app, 3_200, () => attacker.login(email, 'the right one'))).status).toBe(200);
-  });
+      // The wait doubles with each further failure from the attacker's address: 1 s, 2 s, 4 s …
+      await later(app, 1_100, async () => expect((await attacker.login(email, 'wrong again')).status).toBe(401));
+      const slower = await later(app, 1_200, () => attacker.login(email, 'the right one'));
+      expect(slower.status).toBe(429);
+      expect(Number(slower.headers.get('retry-after'))).toBe(2);
+      // After the wait, the right password works from the attacker's address too (it is the owner's address in real life).
+      expect((await later(app, 3_200, () => attacker.login(email, 'the right one'))).status).toBe(200);
+    }));
 
-  it('slows down an address that sprays many accounts, without touching other addresses', async () => {
-    const spray = from(api, freshAddress());
-    // LOGIN_MAX_FAILURES × 4 free failures per address across accounts.
-    for (let i = 0; i < 12; i++) expect((await spray.login(`victim-${i}-${Date.now()}@example.com`, 'guess guess')).status).toBe(401);
-    const blocked = await spray.login(`fresh-${Date.now()}@example.com`, 'guess guess');
-    expect(blocked.status).toBe(429);
-    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect((await from(api, freshAddress()).login(`fresh-${Date.now()}@example.com`, 'guess guess')).status).toBe(401);
-  });
+  it('slows down an address that sprays many accounts, without touching other addresses', () =>
+    frozen(app, async () => {
+      const spray = from(api, freshAddress());
+      // LOGIN_MAX_FAILURES × 4 free failures per address across accounts.
+      for (let i = 0; i < 12; i++) expect((await spray.login(`victim-${i}-${Date.now()}@example.com`, 'guess guess')).status).toBe(401);
+      const blocked = await spray.login(`fresh-${Date.now()}@example.com`, 'guess guess');
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await from(api, freshAddress()).login(`fresh-${Date.now()}@example.com`, 'guess guess')).status).toBe(401);
+    }));
 
-  it('believes X-Forwarded-For from the proxy when TRUST_PROXY is on: each address is its own client', async () => {
-    const email = `xff-on-${Date.now()}@example.com`;
-    const first = freshAddress();
-    for (let i = 0; i < 3; i++) expect((await from(api, first).login(email, 'wrong wrong')).status).toBe(401);
-    expect((await from(api, first).login(email, 'wrong wrong')).status).toBe(429);
-    // The last entry is the one our proxy appended; an entry the client wrote before it is not believed.
-    expect((await from(api, `${first}, ${freshAddress()}`).login(email, 'wrong wrong')).status).toBe(401);
-    expect((await from(api, `${freshAddress()}, ${first}`).login(email, 'wrong wrong')).status).toBe(429);
-  });
+  it('believes X-Forwarded-For from the proxy when TRUST_PROXY is on: each address is its own client', () =>
+    frozen(app, async () => {
+      const email = `xff-on-${Date.now()}@example.com`;
+      const first = freshAddress();
+      for (let i = 0; i < 3; i++) expect((await from(api, first).login(email, 'wrong wrong')).status).toBe(401);
+      expect((await from(api, first).login(email, 'wrong wrong')).status).toBe(429);
+      // The last entry is the one our proxy appended; an entry the client wrote before it is not believed.
+      expect((await from(api, `${first}, ${freshAddress()}`).login(email, 'wrong wrong')).status).toBe(401);
+      expect((await from(api, `${freshAddress()}, ${first}`).login(email, 'wrong wrong')).status).toBe(429);
+    }));
 
   it('sweeps failures and registration attempts older than their window (the tables stay bounded)', async () => {
     const email = `swept-${Date.now()}@example.com`;
@@ -252,14 +268,15 @@ describe('TRUST_PROXY off (the default): X-Forwarded-For is not believed', () =>
   });
   afterAll(() => app?.close());
 
-  it('counts failures against the real address whatever X-Forwarded-For claims', async () => {
-    const email = `xff-off-${Date.now()}@example.com`;
-    for (let i = 0; i < 3; i++) expect((await from(api, freshAddress()).login(email, 'wrong wrong')).status).toBe(401);
-    // A fourth forged address does not make a fresh client.
-    const blocked = await from(api, freshAddress()).login(email, 'wrong wrong');
-    expect(blocked.status).toBe(429);
-    expect(blocked.headers.get('retry-after')).toBe('1');
-  });
+  it('counts failures against the real address whatever X-Forwarded-For claims', () =>
+    frozen(app, async () => {
+      const email = `xff-off-${Date.now()}@example.com`;
+      for (let i = 0; i < 3; i++) expect((await from(api, freshAddress()).login(email, 'wrong wrong')).status).toBe(401);
+      // A fourth forged address does not make a fresh client.
+      const blocked = await from(api, freshAddress()).login(email, 'wrong wrong');
+      expect(blocked.status).toBe(429);
+      expect(blocked.headers.get('retry-after')).toBe('1');
+    }));
 
   it('limits registrations per real address, whatever X-Forwarded-For claims', async () => {
     for (let i = 0; i < 3; i++) expect((await from(api, freshAddress()).register({ email: `r${i}-${Date.now()}@example.com`, password: 'long enough' })).status).toBe(202);

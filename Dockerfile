@@ -11,7 +11,8 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
+# Inside a container the app must listen on every interface (the published port decides who reaches it).
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
 COPY --from=build /app /app
 VOLUME /data
 EXPOSE 3000

@@ -40,7 +40,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // First, so every answer carries them: the API, the docs, the web app and its assets, and errors.
   app.disable('x-powered-by');
   app.use(...securityHeaders({ trustProxy: config.TRUST_PROXY }));
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-For/-Proto/-Host are believed only from the one reverse proxy TRUST_PROXY says is in front.
+  app.set('trust proxy', config.TRUST_PROXY ? 1 : false);
   app.useBodyParser('json', { limit: '1mb' });
   // Body-parser errors (bad JSON, too large) happen before Nest's filter sees the request.
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {

@@ -15,7 +15,7 @@ function recordingFactory() {
       dialect: target.dialect,
       executeReadOnly: async () => ({ columns: [], rows: [], truncated: false, sqlExecuted: '' }),
       explain: async () => ({ cost: null, rows: null, scans: [] }),
-      probe: async () => ({ serverVersion: 'fake', readOnlyRole: true, warnings: [] }),
+      probe: async () => ({ serverVersion: 'fake', readOnlyRole: true, elevatedPrivileges: [], warnings: [] }),
       introspect: async () => ({ tables: [], catalogQueries: 0 }),
       close: async () => {
         record.closed = true;

@@ -10,6 +10,7 @@ import {
   createPgRole,
   loadMysqlChinook,
   loadPgChinook,
+  mysqlAdminQuery,
   type MysqlAccount,
   type MysqlDatabase,
   mysqlTarget,
@@ -19,6 +20,8 @@ import {
   sqliteTarget,
   uniqueName,
 } from './support/fixtures.js';
+import { pgRefusingServer } from './support/fake-pg-login.js';
+import { TargetPolicy } from '../src/connections/reach/target-policy.js';
 
 const SECRET = 'Tr0ub4dor&3-secret';
 const open: DialectAdapter[] = [];
@@ -57,73 +60,84 @@ async function silentServer(): Promise<{ port: number; close(): Promise<void> }>
   };
 }
 
-/**
- * The local PostgreSQL trusts every local login, so a wrong password cannot be shown with it. This speaks just
- * enough of the protocol to ask for a cleartext password and refuse it the way PostgreSQL does (SQLSTATE 28P01).
- */
-async function pgRefusingServer(): Promise<{ port: number; received: string[]; close(): Promise<void> }> {
-  const received: string[] = [];
-  const server = net.createServer((socket) => {
-    socket.on('error', () => undefined);
-    let buffer = Buffer.alloc(0);
-    let stage: 'startup' | 'password' = 'startup';
-    socket.on('data', (chunk) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      if (stage === 'startup' && buffer.length >= 4 && buffer.length >= buffer.readInt32BE(0)) {
-        buffer = buffer.subarray(buffer.readInt32BE(0));
-        stage = 'password';
-        const auth = Buffer.alloc(9);
-        auth.write('R', 0);
-        auth.writeInt32BE(8, 1);
-        auth.writeInt32BE(3, 5); // AuthenticationCleartextPassword
-        socket.write(auth);
-      } else if (stage === 'password' && buffer.length >= 5 && buffer.length >= 1 + buffer.readInt32BE(1)) {
-        received.push(buffer.subarray(5, 1 + buffer.readInt32BE(1) - 1).toString());
-        const fields = ['SFATAL', 'VFATAL', 'C28P01', 'Mpassword authentication failed for user "alice"'];
-        const body = Buffer.concat([...fields.map((f) => Buffer.from(`${f}\0`)), Buffer.from([0])]);
-        const header = Buffer.alloc(5);
-        header.write('E', 0);
-        header.writeInt32BE(body.length + 4, 1);
-        socket.end(Buffer.concat([header, body]));
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 afterAll(async () => {
   await Promise.all(open.map((a) => a.close()));
 });
 
 describe('reaching the server', () => {
-  it.each(['postgres', 'mysql'] as const)('%s: a server that accepts but never answers fails within the connect timeout', async (dialect) => {
-    const server = await silentServer();
+  /**
+   * A filtered port (accepts, never answers), a closed port, something that is not a database, a name that does
+   * not resolve and a target the policy refuses must read the same and take about the same time: otherwise the
+   * connection form is a port scanner for whatever the server can reach.
+   */
+  it.each(['postgres', 'mysql'] as const)('%s: unreachable, refused, not a database, unresolvable and not allowed all read the same', async (dialect) => {
+    const silent = await silentServer();
+    const closed = await silentServer();
+    await closed.close();
+    const httpSockets = new Set<net.Socket>();
+    const http = net.createServer((s) => {
+      httpSockets.add(s);
+      s.on('error', () => undefined);
+      s.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const httpPort = (http.address() as net.AddressInfo).port;
+    const policy = new TargetPolicy({ mode: 'embedded', deny: '127.0.0.1/32', storage: null });
     try {
-      const target = { id: 'silent', dialect, host: '127.0.0.1', port: server.port, database: 'x', user: 'alice', password: SECRET };
-      const started = Date.now();
-      const err = await connectionError(adapter(target, 800));
-      const elapsed = Date.now() - started;
-      expect(err.code).toBe('CONNECTION_FAILED');
-      expect(err.message).toBe(`could not reach 127.0.0.1:${server.port} within 0.8 s`);
-      expect(elapsed).toBeGreaterThanOrEqual(700);
-      expect(elapsed).toBeLessThan(2500);
+      const cases: [string, number, boolean][] = [
+        ['127.0.0.1', silent.port, false],
+        ['127.0.0.1', closed.port, false],
+        ['127.0.0.1', httpPort, false],
+        ['no-such-host.invalid', 5432, false],
+        ['127.0.0.1', silent.port, true],
+      ];
+      for (const [host, port, denied] of cases) {
+        const started = Date.now();
+        const a = createAdapter(
+          { id: `reach-${port}`, dialect, host, port, database: 'x', user: 'alice', password: SECRET },
+          { connectTimeoutMs: 800, poolMax: 1, ...(denied ? { reach: (h, p, d) => policy.check(h, p, d) } : {}) },
+        );
+        open.push(a);
+        const err = await connectionError(a);
+        const elapsed = Date.now() - started;
+        expect(err.code, `${host}:${port}`).toBe('CONNECTION_FAILED');
+        expect(err.message).toBe(`could not connect to ${host}:${port}: the server is unreachable, not accepting connections, or not allowed from this server`);
+        expect(JSON.stringify(err.toBody())).not.toContain(SECRET);
+        expect(elapsed, `${host}:${port} answered after ${elapsed} ms`).toBeGreaterThanOrEqual(780);
+        expect(elapsed).toBeLessThan(2500);
+      }
     } finally {
-      await server.close();
+      await silent.close();
+      for (const s of httpSockets) s.destroy();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
     }
   });
 
-  it.each(['postgres', 'mysql'] as const)('%s: a closed port is reported as refused', async (dialect) => {
-    const server = await silentServer();
-    const port = server.port;
-    await server.close();
-    const err = await connectionError(adapter({ id: 'refused', dialect, host: '127.0.0.1', port, database: 'x', user: 'alice', password: SECRET }));
-    expect(err.code).toBe('CONNECTION_FAILED');
-    expect(err.message).toContain(`could not connect to 127.0.0.1:${port}: connection refused`);
+  it.each(['postgres', 'mysql'] as const)('%s: connects to the address the policy checked, and checks again at every new connection', async (dialect) => {
+    // The system resolver knows no .aigis.test name: a connection that works went to the address we checked.
+    let answer = '127.0.0.1';
+    const lookups: string[] = [];
+    const policy = new TargetPolicy({
+      mode: 'embedded',
+      deny: '127.0.0.2',
+      storage: null,
+      lookup: async (host) => {
+        lookups.push(host);
+        return host === 'db.aigis.test' ? [{ address: answer, family: 4 }] : [];
+      },
+    });
+    const real = dialect === 'postgres' ? pgTarget('postgres') : mysqlTarget(null);
+    const a = createAdapter({ ...real, id: `checked-${dialect}`, host: 'db.aigis.test' }, { connectTimeoutMs: 800, poolMax: 1, reach: (h, p, d) => policy.check(h, p, d) });
+    open.push(a);
+    expect((await a.executeReadOnly('SELECT 1 AS one', { maxRows: 1, timeoutMs: 5000 })).rows).toEqual([{ one: 1 }]);
+    expect(lookups).toContain('db.aigis.test');
+    await a.close();
+    // A new connection after the name moved to a denied address is refused, like any unreachable server.
+    answer = '127.0.0.2';
+    const again = createAdapter({ ...real, id: `checked-${dialect}-2`, host: 'db.aigis.test' }, { connectTimeoutMs: 800, poolMax: 1, reach: (h, p, d) => policy.check(h, p, d) });
+    open.push(again);
+    const err = await connectionError(again);
+    expect(err.message).toMatch(/^could not connect to db\.aigis\.test:\d+: the server is unreachable/);
   });
 
   it('postgres: a refused password says so and never repeats it', async () => {
@@ -239,6 +253,37 @@ describe('probe: server version and whether the credential can write', () => {
     const writeProbe = await adapter(myDb.target({ id: 'probe-mywriter', user: writer.user, password: writer.password })).probe();
     expect(writeProbe.readOnlyRole).toBe(false);
     expect(writeProbe.warnings[0]).toMatch(/^this account can write \(INSERT on `[^`]+`\.\*\); Aigis only reads, but a read-only account is safer$/);
+  });
+
+  it('postgres: elevated privileges are reported (superuser, server files, programs), a plain reader has none', async () => {
+    const superProbe = await adapter(pgDb.target({ id: 'elev-super' })).probe();
+    expect(superProbe.elevatedPrivileges).toEqual(['superuser', 'read_server_files', 'write_server_files', 'run_server_programs', 'grant_privileges']);
+    const reader = await createPgRole(pgDb, { canWrite: false });
+    cleanup.push(reader.drop);
+    expect((await adapter(pgDb.target({ id: 'elev-reader', user: reader.name })).probe()).elevatedPrivileges).toEqual([]);
+    const fileReader = await createPgRole(pgDb, { canWrite: false });
+    cleanup.push(async () => {
+      await pgDb.query(`REVOKE pg_read_server_files, pg_execute_server_program FROM "${fileReader.name}"`);
+      await fileReader.drop();
+    });
+    await pgDb.query(`GRANT pg_read_server_files, pg_execute_server_program TO "${fileReader.name}"`);
+    const fileProbe = await adapter(pgDb.target({ id: 'elev-files', user: fileReader.name })).probe();
+    expect(fileProbe.elevatedPrivileges).toEqual(['read_server_files', 'run_server_programs']);
+  });
+
+  it('mysql: elevated privileges are reported (ALL on *.*, FILE, GRANT OPTION), a plain reader has none', async () => {
+    expect((await adapter(myDb.target({ id: 'elev-root' })).probe()).elevatedPrivileges).toEqual(
+      expect.arrayContaining(['superuser', 'read_server_files', 'write_server_files', 'grant_privileges']),
+    );
+    const reader = await createMysqlAccount(myDb.name, 'SELECT');
+    cleanup.push(reader.drop);
+    expect((await adapter(myDb.target({ id: 'elev-myreader', user: reader.user, password: reader.password })).probe()).elevatedPrivileges).toEqual([]);
+    const filer = await createMysqlAccount(myDb.name, 'SELECT');
+    cleanup.push(filer.drop);
+    await mysqlAdminQuery(`GRANT FILE ON *.* TO '${filer.user}'@'%'`);
+    await mysqlAdminQuery(`GRANT SELECT ON \`${myDb.name}\`.* TO '${filer.user}'@'%' WITH GRANT OPTION`);
+    const probe = await adapter(myDb.target({ id: 'elev-myfile', user: filer.user, password: filer.password })).probe();
+    expect(probe.elevatedPrivileges).toEqual(['read_server_files', 'write_server_files', 'grant_privileges']);
   });
 
   it('sqlite: always read-only', async () => {

@@ -177,7 +177,7 @@ describe('connections over HTTP', () => {
       [{ name: 'x', dialect: 'sqlite', database: '../../etc/passwd' }, /"\.\." is not allowed/],
       [{ name: 'x', dialect: 'sqlite', database: '/etc/passwd' }, /SQLITE_ROOT/],
       [{ name: 'x', dialect: 'sqlite', database: path.join(app.dataDir, 'aigis.sqlite') }, /SQLITE_ROOT|own database/],
-      [{ name: 'x', dialect: 'sqlite', database: 'missing.sqlite' }, /no such file/],
+      [{ name: 'x', dialect: 'sqlite', database: 'missing.sqlite' }, /no SQLite file "missing.sqlite" that you may use/],
       [{ dialect: 'mongodb' }, /dialect|url/],
       [{ name: 'x', url: 'mysql://root@127.0.0.1/mysql' }, /system schema/],
       [[], /./],

@@ -7,11 +7,26 @@ export interface ApiErrorBody {
   error: { code: string; message: string; details?: unknown };
 }
 
+export type UserRole = 'admin' | 'member';
+
 export interface User {
   id: string;
   email: string;
+  role: UserRole;
 }
 
+export type RegistrationMode = 'open' | 'invite' | 'closed';
+
+/**
+ * POST /api/auth/register `{email, password, invite?}`. The answer is the same whether or not the
+ * email already had an account (202 `{status:"ok"}`), so it cannot be used to find out who has one;
+ * the client then logs in.
+ */
+export interface RegisterResponse {
+  status: 'ok';
+}
+
+/** POST /api/auth/login `{email, password, session?}`. `session: "token"` (the default, for API clients). */
 export interface AuthResponse {
   token: string;
   user: User;
@@ -31,6 +46,92 @@ export interface ReviewThresholds {
   scan_rows: number;
 }
 
+/** TLS to the database server, in libpq's terms (MySQL: DISABLED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY). */
+export type SslMode = 'disable' | 'require' | 'verify-ca' | 'verify-full';
+
+/** What a connection's role may do beyond reading and writing tables: each is a way out of the database. */
+export type ElevatedPrivilege = 'superuser' | 'read_server_files' | 'write_server_files' | 'run_server_programs' | 'grant_privileges';
+
+/** `session: "cookie"` (the web app): the token is set as an httpOnly cookie and never given to scripts. */
+export interface SessionResponse {
+  user: User;
+}
+
+/** GET /api/auth/session (public): who the session cookie (or bearer token) belongs to, if anyone; always 200. */
+export interface SessionStatus {
+  user: User | null;
+}
+
+/** GET /api/auth/registration (public): what the sign-up screen should offer. */
+export interface RegistrationInfo {
+  mode: RegistrationMode;
+  /** No account exists yet: the first one may register whatever the mode, and becomes the admin. */
+  first_account: boolean;
+}
+
+/** Where the registration mode comes from: REGISTRATION in the environment wins over an admin's choice. */
+export interface RegistrationSetting {
+  mode: RegistrationMode;
+  source: 'environment' | 'admin' | 'default';
+}
+
+export interface AdminUser {
+  id: string;
+  email: string;
+  role: UserRole;
+  disabled: boolean;
+  created_at: string;
+}
+
+export interface Invite {
+  id: string;
+  status: 'pending' | 'used' | 'expired' | 'revoked';
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by_email: string | null;
+}
+
+/** POST /api/admin/invites: the token is shown this once (only its hash is stored). */
+export interface CreatedInvite {
+  invite: Invite;
+  token: string;
+  /** Path of the sign-up page for this invite; prefix it with the app's address. */
+  path: string;
+}
+
+export interface InstanceSettings {
+  registration: RegistrationSetting;
+  mode: 'embedded' | 'server';
+  trust_proxy: boolean;
+  sqlite_root: string;
+  limits: {
+    token_ttl_hours: number;
+    login_max_failures: number;
+    login_window_minutes: number;
+    registrations_per_hour: number;
+    row_limit: number;
+    row_limit_max: number;
+    statement_timeout_ms: number;
+  };
+}
+
+export interface SqliteGrant {
+  id: string;
+  user_id: string;
+  user_email: string;
+  path: string;
+  created_at: string;
+}
+
+/** GET /api/connections/sqlite-files: only files this user may connect to. */
+export interface SqliteFilesResponse {
+  root: string;
+  /** The user's own folder, relative to the root (`<user id>/`); admins may use any file under the root. */
+  folder: string;
+  files: { path: string; size_bytes: number }[];
+}
+
 export interface Connection {
   id: string;
   name: string;
@@ -39,8 +140,15 @@ export interface Connection {
   port: number | null;
   database: string | null;
   user: string | null;
+  /** True unless ssl_mode is 'disable'. */
   ssl: boolean;
+  ssl_mode: SslMode;
+  /** PEM CA certificate(s) for verify-ca / verify-full; null = the system's roots. */
+  ssl_ca: string | null;
+  /** False after the server (host, port, dialect, database, user) changed without a new password: ask for it again. */
   has_password: boolean;
+  /** From the last connection test (null: never tested since the connection last changed). */
+  elevated_privileges: ElevatedPrivilege[] | null;
   is_demo: boolean;
   /** Functions of their own the owner lets queries call, by exact name (`my_fn`, `public.my_fn`). */
   allowed_functions: string[];
@@ -56,6 +164,8 @@ export interface ConnectionTestResult {
   server_version: string;
   latency_ms: number;
   read_only_role: boolean;
+  /** Non-empty: the role can leave the database (superuser, server files, programs, granting). Show it prominently. */
+  elevated_privileges: ElevatedPrivilege[];
   warnings: string[];
 }
 

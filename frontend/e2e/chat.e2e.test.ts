@@ -153,6 +153,9 @@ describe('the web app in Chromium, against the built server with a scripted mode
     // The postgres role can write: the app says so and suggests a read-only role.
     const warning = byTestId('connection-write-warning');
     expect(await warning.textContent()).toMatch(/can write.*read-only role/s);
+    // …and, in red, that a superuser can reach the server itself (files, programs).
+    const elevated = byTestId('connection-elevated-warning');
+    expect(await elevated.textContent()).toMatch(/Dangerous role: it is a superuser, can read files on the database server/);
     connectionId = /\/connections\/([^/]+)\/edit$/.exec(new URL(page.url()).pathname)?.[1] ?? '';
     expect(connectionId).not.toBe('');
     // Passwords are write-only: the field comes back empty.
@@ -161,8 +164,11 @@ describe('the web app in Chromium, against the built server with a scripted mode
     // The list shows it beside the demo store; "Test" there answers the same way.
     await byTestId('nav-connections').click();
     const item = page.locator(`[data-testid="connection-item"][data-connection-id="${connectionId}"]`);
+    // The list remembers what the last test found: the red warning shows before testing again.
+    expect(await item.getByTestId('connection-elevated-warning').getAttribute('data-privileges')).toContain('superuser');
     await item.getByTestId('connection-test').click();
     await item.locator('[data-testid="connection-test-result"][data-ok="true"]').waitFor();
+    await item.getByTestId('connection-elevated-warning').waitFor();
     expect(await item.getByTestId('connection-test-result').textContent()).toContain(serverVersion);
     await item.getByTestId('connection-write-warning').waitFor();
     expect(await byTestId('connection-item').count()).toBe(2);
@@ -290,10 +296,10 @@ describe('the web app in Chromium, against the built server with a scripted mode
 
   it('reopens the thread after a reload, from its URL, with every message, SQL, table and chart', async () => {
     // The server keeps a stopped answer's text; wait until it has written it before reloading.
-    const token = await page.evaluate(() => localStorage.getItem('aigis.token'));
+    // The session is the page's httpOnly cookie; the browser context's request API sends it.
     await expect
       .poll(async () => {
-        const res = await fetch(`${app.url}/api/chat/${threadId}`, { headers: { authorization: `Bearer ${token}` } });
+        const res = await context.request.get(`${app.url}/api/chat/${threadId}`);
         const body = (await res.json()) as { messages: { role: string; content: string }[] };
         return body.messages.some((m) => m.role === 'assistant' && m.content.length > 0 && SLOW_TEXT.startsWith(m.content));
       })

@@ -1,12 +1,12 @@
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
-import { checkpointsSqlitePath } from '../config/app-files.js';
+import { checkpointsSqlitePath, createPrivateFile, ensurePrivateDataDir, fixAppFileModes } from '../config/app-files.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { type CheckpointIdLister, type CheckpointPruner, ThreadCheckpointSaver } from './thread-checkpoint-saver.js';
+import { createStoragePool } from '../storage/storage-pool.js';
 
 export interface Checkpointer {
   saver: BaseCheckpointSaver;
@@ -17,17 +17,19 @@ export interface Checkpointer {
 /** Checkpoints next to the app storage: PostgreSQL in server mode, a SQLite file in DATA_DIR otherwise. */
 export async function createCheckpointer(config: AppConfig): Promise<Checkpointer> {
   if (config.DATABASE_URL) {
-    const saver = PostgresSaver.fromConnString(config.DATABASE_URL, { schema: CHECKPOINT_SCHEMA });
+    // Our own pool (not fromConnString's) so a terminated storage backend is logged, not fatal.
+    const pool = createStoragePool(config.DATABASE_URL, { max: 10, name: 'checkpoints' });
+    const saver = new PostgresSaver(pool, undefined, { schema: CHECKPOINT_SCHEMA });
     await saver.setup();
     // PostgreSQL's autovacuum reuses the space of deleted checkpoints; nothing to do after a delete.
-    const pool = (saver as unknown as { pool: pg.Pool }).pool; // private in the saver; only our reads of its tables need it
     return {
       saver: new ThreadCheckpointSaver(saver, postgresCheckpointIds(pool), postgresPruner(pool)),
       deleteThread: (id) => saver.deleteThread(id),
       close: () => saver.end(),
     };
   }
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDataDir(config);
+  createPrivateFile(checkpointsSqlitePath(config));
   const saver = SqliteSaver.fromConnString(checkpointsSqlitePath(config));
   useIncrementalVacuum(saver.db);
   saver.db.pragma('journal_mode = WAL');
@@ -35,6 +37,7 @@ export async function createCheckpointer(config: AppConfig): Promise<Checkpointe
   saver.db.pragma('synchronous = NORMAL');
   // The WAL file shrinks back to this after a checkpoint instead of keeping its largest size for ever.
   saver.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+  fixAppFileModes(config);
   return {
     saver: new ThreadCheckpointSaver(saver, sqliteCheckpointIds(saver), sqlitePruner(saver)),
     deleteThread: async (id) => {

@@ -11,6 +11,8 @@ import { ReviewService } from '../agent/review/review.service.js';
 import type { ToolStreamEvent } from '../agent/events.js';
 import { describeForModel, sqlResultContent } from '../agent/tools/ask-database.tool.js';
 import { AppError, isAppError } from '../common/app-error.js';
+import { storageUnavailable } from '../common/exception.filter.js';
+import { isStorageOutage } from '../storage/storage-outage.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { UserLimits } from '../limits/user-limits.service.js';
@@ -284,6 +286,8 @@ export class MessageStreamService {
       return new AppError('UPSTREAM_FAILED', 'The model kept calling tools without finishing its answer. Rephrase the question or pick another model.');
     }
     if (isAbortError(error)) return new AppError('QUERY_CANCELLED', 'The answer was stopped.');
+    // Before the upstream test below, whose "terminated" would also match a lost storage connection.
+    if (isStorageOutage(error)) return storageUnavailable();
     const upstream = (error as { status?: number; response?: unknown; lc_error_code?: string })?.status !== undefined || /fetch|connect|timed? ?out|terminated/i.test((error as Error)?.message ?? '');
     if (upstream) return upstreamError(error, row.model_name ?? this.registry.defaultModel()?.name ?? 'the model', this.config.LLM_TIMEOUT_MS);
     this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));

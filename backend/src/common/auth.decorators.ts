@@ -1,12 +1,18 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { UserRole } from '@aigis/contracts';
 
 export const IS_PUBLIC = 'aigis:isPublic';
 /** Routes open without a token: health and auth. */
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 
+export const ADMIN_ONLY = 'aigis:adminOnly';
+/** Routes only an admin may call (others get 403). */
+export const AdminOnly = () => SetMetadata(ADMIN_ONLY, true);
+
 export interface AuthUser {
   id: string;
   email: string;
+  role: UserRole;
   tokenId: string;
 }
 
@@ -14,7 +20,7 @@ export interface AuthedRequest {
   user?: AuthUser;
 }
 
-/** The user the bearer token belongs to (set by AuthGuard). */
+/** The user the bearer token or session cookie belongs to (set by AuthGuard). */
 export const CurrentUser = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthUser => {
   const request = ctx.switchToHttp().getRequest<AuthedRequest>();
   return request.user!;

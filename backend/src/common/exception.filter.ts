@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { retryAfterOf } from '../limits/rate-limited.js';
+import { isStorageOutage } from '../storage/storage-outage.js';
 import { AppError, type ErrorCode } from './app-error.js';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -30,7 +31,12 @@ export function toAppError(exception: unknown): AppError {
   if (bodyError?.status && bodyError.status >= 400 && bodyError.status < 500 && CODE_BY_STATUS[bodyError.status]) {
     return new AppError(CODE_BY_STATUS[bodyError.status], String((exception as Error).message ?? 'Bad request'));
   }
+  if (isStorageOutage(exception)) return storageUnavailable();
   return new AppError('INTERNAL', 'Something went wrong on our side. The error was logged.');
+}
+
+export function storageUnavailable(): AppError {
+  return new AppError('STORAGE_UNAVAILABLE', 'The app storage is not reachable right now. Try again in a few seconds.');
 }
 
 @Catch()
@@ -41,6 +47,10 @@ export class AppExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const error = toAppError(exception);
     if (error.code === 'INTERNAL') this.logger.error(exception instanceof Error ? exception.stack : String(exception));
+    if (error.code === 'STORAGE_UNAVAILABLE') {
+      this.logger.warn(`storage unavailable: ${(exception as Error)?.message ?? String(exception)}`);
+      if (!response.headersSent) response.setHeader('Retry-After', '5');
+    }
     // A streaming answer already sent its headers: it reports errors as events itself, so only end it.
     if (response.headersSent) {
       if (!response.writableEnded) response.end();

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseHostRules } from '../connections/reach/host-rules.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -15,7 +16,10 @@ export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     PORT: int(0, 65535).default(3000),
-    HOST: z.string().default('0.0.0.0'),
+    /** Loopback by default: listening on every interface is a deployment decision (the Docker image sets 0.0.0.0). */
+    HOST: z.string().default('127.0.0.1'),
+    /** Behind one reverse proxy: believe the address it appends to X-Forwarded-For and its X-Forwarded-Proto. */
+    TRUST_PROXY: bool.default(false),
     /** API processes sharing the port (node:cluster); 'auto' = one per CPU core. */
     WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -33,14 +37,20 @@ export const envSchema = z
     DEMO_DATABASE: bool.default(true),
     FRONTEND_DIST: z.string().optional(),
     CORS_ORIGIN: z.string().optional(),
-    /** A reverse proxy in front sets X-Forwarded-*; only then are those headers believed. */
-    TRUST_PROXY: bool.default(false),
 
+    /** open | invite | closed. Unset: `open` embedded, `invite` in server mode, and admins may change it at run time. */
+    REGISTRATION: z.enum(['open', 'invite', 'closed']).optional(),
+    /** Registration attempts allowed per client address per hour. */
+    REGISTRATIONS_PER_HOUR: int(1, 100_000).default(10),
     TOKEN_TTL_HOURS: int(1, 24 * 365).default(24 * 30),
     LOGIN_MAX_FAILURES: int(1, 1000).default(5),
     LOGIN_WINDOW_MINUTES: int(1, 24 * 60).default(15),
 
     CONNECT_TIMEOUT_MS: int(100, 120_000).default(5000),
+    /** Comma-separated host names (`*.example.com`), addresses and CIDRs user connections may reach (unset: any). */
+    CONNECTION_ALLOW_HOSTS: z.string().optional(),
+    /** Comma-separated host names, addresses and CIDRs user connections may never reach. */
+    CONNECTION_DENY_HOSTS: z.string().optional(),
     STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(30_000),
     ROW_LIMIT: int(1, 100_000).default(500),
     ROW_LIMIT_MAX: int(1, 1_000_000).default(5000),
@@ -105,6 +115,13 @@ export const envSchema = z
     }
     if (env.RESULT_CELL_MAX_BYTES > env.RESULT_MAX_BYTES) {
       ctx.addIssue({ code: 'custom', path: ['RESULT_CELL_MAX_BYTES'], message: 'must not exceed RESULT_MAX_BYTES' });
+    }
+    for (const key of ['CONNECTION_ALLOW_HOSTS', 'CONNECTION_DENY_HOSTS'] as const) {
+      try {
+        parseHostRules(env[key]);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', path: [key], message: (error as Error).message });
+      }
     }
     if (env.ROW_LIMIT > env.ROW_LIMIT_MAX) {
       ctx.addIssue({ code: 'custom', path: ['ROW_LIMIT'], message: 'must not exceed ROW_LIMIT_MAX' });

@@ -97,6 +97,8 @@ function fingerprintOf(target: ConnectionTarget, settings: AdapterSettings): str
     target.user ?? '',
     target.password ?? '',
     target.ssl ? 'ssl' : '',
+    target.sslMode ?? '',
+    target.sslCa ?? '',
     target.filePath ?? '',
     settings.connectTimeoutMs,
     settings.poolMax,

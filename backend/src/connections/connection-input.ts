@@ -1,5 +1,6 @@
+import crypto from 'node:crypto';
 import { z } from 'zod';
-import type { Dialect } from '@aigis/contracts';
+import type { Dialect, SslMode } from '@aigis/contracts';
 import { allowedFunctionProblem, MAX_ALLOWED_FUNCTIONS } from '../sql-guard/allowed-functions.js';
 
 const DEFAULT_PORT: Record<Exclude<Dialect, 'sqlite'>, number> = { postgres: 5432, mysql: 3306 };
@@ -35,6 +36,35 @@ export const reviewSettingsFields = {
   review_thresholds: z.object({ cost: threshold.optional(), rows: threshold.optional(), scan_rows: threshold.optional() }).strict().optional(),
 };
 export type ReviewSettingsInput = { review?: 'never' | 'expensive' | 'always'; review_thresholds?: { cost?: number | null; rows?: number | null; scan_rows?: number | null } };
+export const SSL_MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const;
+/** A CA bundle of a few certificates fits easily; anything larger is not a CA we should parse. */
+export const SSL_CA_MAX_BYTES = 32 * 1024;
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+const sslMode = z.enum(SSL_MODES, { error: () => `must be one of ${SSL_MODES.join(', ')}` });
+/** PEM certificates only (every block must parse as X.509); "" or null removes it. */
+const sslCa = z
+  .string()
+  .max(SSL_CA_MAX_BYTES, `must be at most ${SSL_CA_MAX_BYTES / 1024} KB of PEM`)
+  .nullable()
+  .transform((pem, ctx) => {
+    if (!pem?.trim()) return null;
+    const blocks = pem.match(PEM_BLOCK) ?? [];
+    const rest = pem.replace(PEM_BLOCK, '').trim();
+    if (blocks.length === 0 || rest) {
+      ctx.addIssue({ code: 'custom', message: 'must be PEM certificates (-----BEGIN CERTIFICATE----- …), nothing else' });
+      return z.NEVER;
+    }
+    for (const block of blocks) {
+      try {
+        new crypto.X509Certificate(block);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'contains a certificate that does not parse' });
+        return z.NEVER;
+      }
+    }
+    return blocks.join('\n') + '\n';
+  });
 
 const serverFields = {
   name: name.optional(),
@@ -46,6 +76,8 @@ const serverFields = {
   ssl: z.boolean().optional(),
   allowed_functions: allowedFunctions.optional(),
   ...reviewSettingsFields,
+  ssl_mode: sslMode.optional(),
+  ssl_ca: sslCa.optional(),
 };
 
 const postgresInput = z.object({ dialect: z.literal('postgres'), ...serverFields, database: identifier }).strict();
@@ -74,6 +106,8 @@ const urlInput = z
     ssl: z.boolean().optional(),
     allowed_functions: allowedFunctions.optional(),
     ...reviewSettingsFields,
+    ssl_mode: sslMode.optional(),
+    ssl_ca: sslCa.optional(),
   })
   .strict();
 
@@ -97,6 +131,8 @@ export const updateConnectionSchema = z
     ssl: z.boolean().optional(),
     allowed_functions: allowedFunctions.optional(),
     ...reviewSettingsFields,
+    ssl_mode: sslMode.optional(),
+    ssl_ca: sslCa.optional(),
   })
   .strict();
 export type UpdateConnectionInput = z.infer<typeof updateConnectionSchema>;
@@ -110,7 +146,9 @@ export interface ConnectionSpec {
   database: string | null;
   user: string | null;
   password: string | null;
-  ssl: boolean;
+  sslMode: SslMode;
+  /** PEM, for verify-ca / verify-full. */
+  sslCa: string | null;
 }
 
 export class ConnectionInputError extends Error {}
@@ -118,7 +156,7 @@ export class ConnectionInputError extends Error {}
 /** Parses postgres://, postgresql://, mysql://, mariadb:// and sqlite: URLs (user and password percent-decoded). */
 export function parseConnectionUrl(url: string): Omit<ConnectionSpec, 'name'> {
   const sqlite = /^sqlite:(\/\/)?(.+)$/i.exec(url);
-  if (sqlite) return { dialect: 'sqlite', host: null, port: null, database: sqlite[2], user: null, password: null, ssl: false };
+  if (sqlite) return { dialect: 'sqlite', host: null, port: null, database: sqlite[2], user: null, password: null, sslMode: 'disable', sslCa: null };
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -132,9 +170,7 @@ export function parseConnectionUrl(url: string): Omit<ConnectionSpec, 'name'> {
   if (!parsed.hostname) throw new ConnectionInputError('url: the host is missing');
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || null;
   if (dialect === 'postgres' && !database) throw new ConnectionInputError('url: the database name is missing (…/database)');
-  const params = parsed.searchParams;
-  const sslMode = (params.get('sslmode') ?? params.get('ssl-mode') ?? '').toLowerCase();
-  const ssl = params.get('ssl') === 'true' || ['require', 'verify-ca', 'verify-full', 'required', 'verify_ca', 'verify_identity'].includes(sslMode);
+  const sslMode = sslModeFromUrl(parsed.searchParams);
   return {
     dialect,
     host: parsed.hostname.replace(/^\[|\]$/g, ''),
@@ -142,8 +178,51 @@ export function parseConnectionUrl(url: string): Omit<ConnectionSpec, 'name'> {
     database,
     user: parsed.username ? decodeURIComponent(parsed.username) : null,
     password: parsed.password ? decodeURIComponent(parsed.password) : null,
-    ssl,
+    sslMode,
+    sslCa: null,
   };
+}
+
+// libpq's sslmode and MySQL's ssl-mode names, mapped to ours.
+const URL_SSL_MODES: Record<string, SslMode> = {
+  disable: 'disable',
+  disabled: 'disable',
+  require: 'require',
+  required: 'require',
+  'verify-ca': 'verify-ca',
+  verify_ca: 'verify-ca',
+  'verify-full': 'verify-full',
+  verify_identity: 'verify-full',
+};
+
+/**
+ * The TLS mode a URL asks for. "prefer"/"allow" (TLS if the server offers it) cannot be honoured safely, and a
+ * certificate file named in the URL would be read from the Aigis server's disk: both are refused, clearly.
+ */
+function sslModeFromUrl(params: URLSearchParams): SslMode {
+  for (const key of ['sslrootcert', 'sslcert', 'sslkey', 'ssl-ca', 'ssl-cert', 'ssl-key']) {
+    const value = params.get(key);
+    if (value !== null && !(key === 'sslrootcert' && value === 'system')) {
+      throw new ConnectionInputError(`url: ${key} is not supported (files are not read from the server); paste the CA certificate into ssl_ca instead`);
+    }
+  }
+  const raw = (params.get('sslmode') ?? params.get('ssl-mode') ?? params.get('ssl_mode') ?? '').toLowerCase();
+  if (raw) {
+    const mode = URL_SSL_MODES[raw];
+    if (!mode) {
+      throw new ConnectionInputError(`url: sslmode=${raw} is not supported; use disable, require, verify-ca or verify-full (prefer/allow would fall back to plain text silently)`);
+    }
+    return mode;
+  }
+  const ssl = params.get('ssl')?.toLowerCase();
+  return ssl === 'true' || ssl === '1' ? 'require' : 'disable';
+}
+
+/** The mode from the explicit fields: ssl_mode wins; `ssl: true` alone means require. */
+function explicitSslMode(input: { ssl?: boolean; ssl_mode?: SslMode }): SslMode | undefined {
+  if (input.ssl_mode) return input.ssl_mode;
+  if (input.ssl !== undefined) return input.ssl ? 'require' : 'disable';
+  return undefined;
 }
 
 export function specFromCreate(input: CreateConnectionInput): ConnectionSpec {
@@ -153,12 +232,13 @@ export function specFromCreate(input: CreateConnectionInput): ConnectionSpec {
     return {
       ...fromUrl,
       password: input.password ?? fromUrl.password,
-      ssl: input.ssl ?? fromUrl.ssl,
+      sslMode: explicitSslMode(input) ?? fromUrl.sslMode,
+      sslCa: input.ssl_ca ?? null,
       name: input.name ?? defaultName(fromUrl),
     };
   }
   if (input.dialect === 'sqlite') {
-    return { name: input.name ?? defaultName(input), dialect: 'sqlite', host: null, port: null, database: input.database, user: null, password: null, ssl: false };
+    return { name: input.name ?? defaultName(input), dialect: 'sqlite', host: null, port: null, database: input.database, user: null, password: null, sslMode: 'disable', sslCa: null };
   }
   return {
     name: input.name ?? defaultName(input),
@@ -168,35 +248,65 @@ export function specFromCreate(input: CreateConnectionInput): ConnectionSpec {
     database: input.database ?? null,
     user: input.user,
     password: input.password || null,
-    ssl: input.ssl ?? false,
+    sslMode: explicitSslMode(input) ?? 'disable',
+    sslCa: input.ssl_ca ?? null,
   };
 }
 
-/** Applies a PATCH to the current spec; `password: undefined` in the result means "keep the sealed one". */
-export function specFromUpdate(current: Omit<ConnectionSpec, 'password'>, patch: UpdateConnectionInput): ConnectionSpec & { passwordChanged: boolean } {
+const SSL_STRENGTH: Record<SslMode, number> = { disable: 0, require: 1, 'verify-ca': 2, 'verify-full': 3 };
+
+/**
+ * Whether a password stored for `before` may be sent with `after`: only to the same server, as the same user,
+ * over TLS at least as strict (a verified connection whose CA changes counts as weaker: the new CA may be anyone's).
+ */
+export function sameCredentialScope(
+  before: Pick<ConnectionSpec, 'dialect' | 'host' | 'port' | 'database' | 'user' | 'sslMode' | 'sslCa'>,
+  after: Pick<ConnectionSpec, 'dialect' | 'host' | 'port' | 'database' | 'user' | 'sslMode' | 'sslCa'>,
+): boolean {
+  if (before.dialect !== after.dialect || before.host !== after.host || before.port !== after.port) return false;
+  if ((before.database ?? null) !== (after.database ?? null) || (before.user ?? null) !== (after.user ?? null)) return false;
+  if (SSL_STRENGTH[after.sslMode] < SSL_STRENGTH[before.sslMode]) return false;
+  if (SSL_STRENGTH[before.sslMode] >= 2 && (before.sslCa ?? null) !== (after.sslCa ?? null)) return false;
+  return true;
+}
+
+/**
+ * Applies a PATCH to the current spec. `passwordChanged: false` means "keep the sealed one". A connection moved to
+ * another server, database or user, or to weaker TLS, without a new password loses the stored one
+ * (`passwordDropped`): the old password is never sent anywhere it was not meant for.
+ */
+export function specFromUpdate(
+  current: Omit<ConnectionSpec, 'password'>,
+  patch: UpdateConnectionInput,
+): ConnectionSpec & { passwordChanged: boolean; passwordDropped: boolean } {
   let next: Omit<ConnectionSpec, 'password'> & { password?: string | null } = { ...current };
   if (patch.url) {
     const fromUrl = parseConnectionUrl(patch.url);
     next = { ...next, ...fromUrl, password: fromUrl.password ?? undefined };
     if (!fromUrl.password) delete next.password;
   }
-  for (const key of ['dialect', 'host', 'port', 'database', 'user', 'ssl', 'name'] as const) {
+  for (const key of ['dialect', 'host', 'port', 'database', 'user', 'name'] as const) {
     if (patch[key] !== undefined) (next as Record<string, unknown>)[key] = patch[key];
   }
+  const mode = explicitSslMode(patch);
+  if (mode) next.sslMode = mode;
+  if (patch.ssl_ca !== undefined) next.sslCa = patch.ssl_ca;
   if (patch.dialect && patch.dialect !== current.dialect && patch.port === undefined && patch.dialect !== 'sqlite') {
     next.port = DEFAULT_PORT[patch.dialect];
   }
-  const passwordChanged = patch.password !== undefined || next.password !== undefined;
+  let passwordChanged = patch.password !== undefined || next.password !== undefined;
   const password = patch.password !== undefined ? patch.password || null : (next.password ?? null);
   if (next.dialect === 'sqlite') {
-    Object.assign(next, { host: null, port: null, user: null, ssl: false });
+    Object.assign(next, { host: null, port: null, user: null, sslMode: 'disable', sslCa: null });
   } else {
     if (!next.host) throw new ConnectionInputError('host: must not be empty');
     if (!next.user) throw new ConnectionInputError('user: must not be empty');
     if (next.dialect === 'postgres' && !next.database) throw new ConnectionInputError('database: must not be empty');
   }
   if (next.dialect === 'sqlite' && !next.database) throw new ConnectionInputError('database: must name a file under SQLITE_ROOT');
-  return { ...(next as Omit<ConnectionSpec, 'password'>), password, passwordChanged };
+  const passwordDropped = !passwordChanged && !sameCredentialScope(current, next as Omit<ConnectionSpec, 'password'>);
+  if (passwordDropped) passwordChanged = true;
+  return { ...(next as Omit<ConnectionSpec, 'password'>), password, passwordChanged, passwordDropped };
 }
 
 function defaultName(spec: { dialect: Dialect; host?: string | null; database?: string | null }): string {

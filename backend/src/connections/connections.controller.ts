@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { Connection, ConnectionTestResult, QueryResponse, SchemaResponse } from '@aigis/contracts';
+import type { Connection, ConnectionTestResult, QueryResponse, SchemaResponse, SqliteFilesResponse } from '@aigis/contracts';
 import type { Request } from 'express';
 import { z } from 'zod';
 import { type AuthUser, CurrentUser } from '../common/auth.decorators.js';
@@ -45,10 +45,10 @@ export class ConnectionsController {
     return this.connections.create(user.id, body);
   }
 
-  /** SQLite files a connection may point at (relative to SQLITE_ROOT). */
+  /** SQLite files this user may point a connection at (relative to SQLITE_ROOT). */
   @Get('sqlite-files')
-  sqliteFiles() {
-    return this.connections.sqliteFiles();
+  sqliteFiles(@CurrentUser() user: AuthUser): Promise<SqliteFilesResponse> {
+    return this.connections.sqliteFiles(user.id);
   }
 
   @Get(':id')

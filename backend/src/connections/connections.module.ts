@@ -8,6 +8,9 @@ import { ConnectionsController } from './connections.controller.js';
 import { ConnectionsService } from './connections.service.js';
 import { DemoConnectionService } from './demo-connection.service.js';
 import { SchemaService } from './schema.service.js';
+import { HostResolver } from './reach/host-resolver.js';
+import { storageServerOf, TargetPolicy } from './reach/target-policy.js';
+import { SqliteAccess } from './sqlite-access.service.js';
 
 @Module({
   controllers: [ConnectionsController],
@@ -18,12 +21,26 @@ import { SchemaService } from './schema.service.js';
       useFactory: (config: AppConfig) => new AdapterCache({ maxEntries: config.POOL_CACHE_MAX, idleMs: config.POOL_IDLE_MS }),
     },
     { provide: SQL_GUARD, useClass: ParserSqlGuard },
+    HostResolver,
+    {
+      provide: TargetPolicy,
+      inject: [APP_CONFIG, HostResolver],
+      useFactory: (config: AppConfig, resolver: HostResolver) =>
+        new TargetPolicy({
+          mode: config.mode,
+          allow: config.CONNECTION_ALLOW_HOSTS,
+          deny: config.CONNECTION_DENY_HOSTS,
+          storage: storageServerOf(config.DATABASE_URL),
+          lookup: (host) => resolver.lookup(host),
+        }),
+    },
     ConnectionsService,
     SchemaService,
     ReadOnlyExecutor,
     DemoConnectionService,
+    SqliteAccess,
   ],
-  exports: [ConnectionsService, SchemaService, ReadOnlyExecutor, DemoConnectionService],
+  exports: [TargetPolicy, HostResolver, ConnectionsService, SchemaService, ReadOnlyExecutor, DemoConnectionService, SqliteAccess],
 })
 export class ConnectionsModule implements OnApplicationShutdown {
   constructor(@Inject(AdapterCache) private readonly adapters: AdapterCache) {}

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import type { Connection, ConnectionTestResult } from '@aigis/contracts';
+import net from 'node:net';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Connection, ConnectionTestResult, ElevatedPrivilege, SqliteFilesResponse } from '@aigis/contracts';
 import { AppError } from '../common/app-error.js';
 import { Clock } from '../common/clock.js';
-import { appOwnFiles } from '../config/app-files.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { SecretBox } from '../crypto/secret-box.js';
@@ -23,7 +23,9 @@ import {
 } from './connection-input.js';
 import { createAdapter } from './dialects/index.js';
 import type { AdapterSettings, ConnectionTarget, DialectAdapter } from './dialects/dialect-adapter.js';
-import { listSqliteFiles, relativeToRoot, resolveSqliteFile, type SqliteFileEntry } from './sqlite-files.js';
+import { TargetPolicy, TargetRefusedError } from './reach/target-policy.js';
+import { SqliteAccess } from './sqlite-access.service.js';
+import { relativeToRoot } from './sqlite-files.js';
 
 export function toApiConnection(row: ConnectionsTable): Connection {
   return {
@@ -34,8 +36,11 @@ export function toApiConnection(row: ConnectionsTable): Connection {
     port: row.port,
     database: row.database,
     user: row.username,
-    ssl: row.ssl === 1,
+    ssl: row.ssl_mode !== 'disable',
+    ssl_mode: row.ssl_mode,
+    ssl_ca: row.ssl_ca,
     has_password: row.sealed_password !== null,
+    elevated_privileges: row.elevated_privileges === null ? null : (JSON.parse(row.elevated_privileges) as ElevatedPrivilege[]),
     is_demo: row.is_demo === 1,
     allowed_functions: readAllowedFunctions(row.allowed_functions),
     review: (row.review as Connection['review']) ?? DEFAULT_REVIEW_MODE,
@@ -76,6 +81,7 @@ export type ConnectionChangeListener = (connectionId: string) => void;
 @Injectable()
 export class ConnectionsService {
   private readonly listeners: ConnectionChangeListener[] = [];
+  private readonly logger = new Logger('Connections');
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -84,6 +90,8 @@ export class ConnectionsService {
     private readonly adapters: AdapterCache,
     private readonly clock: Clock,
     private readonly limits: UserLimits,
+    private readonly policy: TargetPolicy,
+    private readonly sqliteAccess: SqliteAccess,
   ) {}
 
   onChange(listener: ConnectionChangeListener): void {
@@ -99,7 +107,8 @@ export class ConnectionsService {
   }
 
   async create(userId: string, input: CreateConnectionInput, options: { isDemo?: boolean } = {}): Promise<Connection> {
-    const spec = this.normalise(() => specFromCreate(input));
+    const spec = await this.normalise(userId, () => specFromCreate(input));
+    await this.checkReachable(spec);
     const id = crypto.randomUUID();
     const now = this.clock.iso();
     const row: ConnectionsTable = {
@@ -107,6 +116,7 @@ export class ConnectionsService {
       user_id: userId,
       ...this.columns(spec),
       sealed_password: spec.password ? this.secrets.seal(spec.password, { connectionId: id, ownerId: userId }) : null,
+      elevated_privileges: null,
       is_demo: options.isDemo ? 1 : 0,
       allowed_functions: JSON.stringify(input.allowed_functions ?? []),
       review: DEFAULT_REVIEW_MODE,
@@ -131,22 +141,36 @@ export class ConnectionsService {
 
   async update(userId: string, id: string, patch: UpdateConnectionInput): Promise<Connection> {
     const current = await this.row(userId, id);
-    const spec = this.normalise(() =>
+    const spec = await this.normalise(userId, () =>
       specFromUpdate(
-        { name: current.name, dialect: current.dialect, host: current.host, port: current.port, database: current.database, user: current.username, ssl: current.ssl === 1 },
+        {
+          name: current.name,
+          dialect: current.dialect,
+          host: current.host,
+          port: current.port,
+          database: current.database,
+          user: current.username,
+          sslMode: current.ssl_mode,
+          sslCa: current.ssl_ca,
+        },
         patch,
       ),
     );
+    await this.checkReachable(spec);
     const sealed = spec.passwordChanged
       ? spec.password
         ? this.secrets.seal(spec.password, { connectionId: id, ownerId: userId })
         : null
       : current.sealed_password;
+    const columns = this.columns(spec);
+    const renamedOnly = !spec.passwordChanged && (['dialect', 'host', 'port', 'database', 'username', 'ssl_mode', 'ssl_ca'] as const).every((k) => columns[k] === current[k]);
     const changes = {
-      ...this.columns(spec),
+      ...columns,
       sealed_password: sealed,
       ...reviewColumns(patch),
       ...(patch.allowed_functions !== undefined ? { allowed_functions: JSON.stringify(patch.allowed_functions) } : {}),
+      // What the last test found no longer describes a moved connection or another login.
+      elevated_privileges: renamedOnly ? current.elevated_privileges : null,
       updated_at: this.clock.iso(),
     };
     if (!(await this.repository.update(userId, id, changes))) throw AppError.notFound('Connection');
@@ -169,11 +193,13 @@ export class ConnectionsService {
       const started = performance.now();
       await adapter.executeReadOnly('SELECT 1', { maxRows: 1, timeoutMs: this.config.CONNECT_TIMEOUT_MS });
       const latency = performance.now() - started;
+      await this.repository.update(userId, id, { elevated_privileges: JSON.stringify(probe.elevatedPrivileges) });
       return {
         ok: true,
         server_version: probe.serverVersion,
         latency_ms: Math.round(latency * 10) / 10,
         read_only_role: probe.readOnlyRole,
+        elevated_privileges: probe.elevatedPrivileges,
         warnings: probe.warnings,
       };
     } finally {
@@ -199,19 +225,27 @@ export class ConnectionsService {
       database: row.database,
       user: row.username,
       password,
-      ssl: row.ssl === 1,
-      filePath: row.dialect === 'sqlite' ? resolveSqliteFile(this.config.sqliteRoot, row.database ?? '', appOwnFiles(this.config)) : null,
+      ssl: row.ssl_mode !== 'disable',
+      sslMode: row.ssl_mode,
+      sslCa: row.ssl_ca,
+      filePath: row.dialect === 'sqlite' ? await this.sqliteAccess.resolve(row.user_id, row.database ?? '') : null,
       allowedFunctions: readAllowedFunctions(row.allowed_functions),
     };
   }
 
-  sqliteFiles(): { root: string; files: SqliteFileEntry[] } {
-    return { root: this.config.sqliteRoot, files: listSqliteFiles(this.config.sqliteRoot, appOwnFiles(this.config)) };
+  /** Only the files this user may connect to. */
+  sqliteFiles(userId: string): Promise<SqliteFilesResponse> {
+    return this.sqliteAccess.list(userId);
   }
 
   /** Pool settings for a user's database; every pool of the user shares their budget of open connections. */
   adapterSettings(userId: string): AdapterSettings {
-    return { connectTimeoutMs: this.config.CONNECT_TIMEOUT_MS, poolMax: this.config.POOL_MAX, backends: this.limits.backends(userId) };
+    return {
+      connectTimeoutMs: this.config.CONNECT_TIMEOUT_MS,
+      poolMax: this.config.POOL_MAX,
+      backends: this.limits.backends(userId),
+      reach: (host, port, database) => this.policy.check(host, port, database),
+    };
   }
 
   private async row(userId: string, id: string): Promise<ConnectionsTable> {
@@ -225,8 +259,8 @@ export class ConnectionsService {
     for (const listener of this.listeners) listener(id);
   }
 
-  /** Input errors become VALIDATION_FAILED; SQLite paths are confined to SQLITE_ROOT and stored relative to it. */
-  private normalise<T extends ConnectionSpec>(build: () => T): T {
+  /** Input errors become VALIDATION_FAILED; SQLite paths are confined to what the user may use and stored relative to SQLITE_ROOT. */
+  private async normalise<T extends ConnectionSpec>(userId: string, build: () => T): Promise<T> {
     let spec: T;
     try {
       spec = build();
@@ -238,11 +272,30 @@ export class ConnectionsService {
     if (spec.dialect === 'mysql' && spec.database?.toLowerCase() === 'mysql') {
       throw new AppError('VALIDATION_FAILED', 'database: the MySQL system schema "mysql" cannot be used as a connection database; connect to your own database');
     }
+    // mysql2 checks a certificate's name only against a host name (for an address it would check "localhost").
+    if (spec.dialect === 'mysql' && spec.sslMode === 'verify-full' && spec.host && net.isIP(spec.host)) {
+      throw new AppError('VALIDATION_FAILED', 'ssl_mode: verify-full on MySQL needs the host name the certificate carries, not an address (or use verify-ca)');
+    }
     if (spec.dialect === 'sqlite') {
-      const absolute = resolveSqliteFile(this.config.sqliteRoot, spec.database ?? '', appOwnFiles(this.config));
+      const absolute = await this.sqliteAccess.resolve(userId, spec.database ?? '');
       spec.database = relativeToRoot(this.config.sqliteRoot, absolute);
     }
     return spec;
+  }
+
+  /**
+   * A server the policy refuses (the app's own storage, a denied or not-allowed address) cannot be saved. The same
+   * check runs again at every connect, since a name can resolve elsewhere later.
+   */
+  private async checkReachable(spec: ConnectionSpec): Promise<void> {
+    if (spec.dialect === 'sqlite' || !spec.host || !spec.port) return;
+    try {
+      await this.policy.checkSaved(spec.host, spec.port, spec.database);
+    } catch (error) {
+      if (!(error instanceof TargetRefusedError)) throw error;
+      this.logger.warn(`connection target refused: ${error.reason}`);
+      throw new AppError('VALIDATION_FAILED', `host: connections to ${spec.host}:${spec.port} are not allowed on this server`);
+    }
   }
 
   private columns(spec: ConnectionSpec) {
@@ -253,7 +306,9 @@ export class ConnectionsService {
       port: spec.port,
       database: spec.database,
       username: spec.user,
-      ssl: spec.ssl ? 1 : 0,
+      ssl: spec.sslMode === 'disable' ? 0 : 1,
+      ssl_mode: spec.sslMode,
+      ssl_ca: spec.sslCa,
     };
   }
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDataDir } from '../config/app-files.js';
 import type { AppConfig } from '../config/env.schema.js';
 
 export interface MasterKey {
@@ -78,7 +79,7 @@ export function loadKeyRing(config: AppConfig): KeyRingLoad {
     const [current, ...others] = fileKeys;
     return { ring: new KeyRing(current, [...others, ...previous]) };
   }
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDataDir(config);
   writeKeyFile(keyFile, crypto.randomBytes(32));
   return { ring: new KeyRing(toMasterKey(readKeyFile(keyFile)), previous), generatedFile: keyFile };
 }

@@ -1,12 +1,12 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import pg from 'pg';
+import { createPrivateFile, ensurePrivateDataDir } from '../config/app-files.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { migrationProvider } from './migrations/index.js';
 import type { AppDatabase } from './schema.js';
+import { createStoragePool } from './storage-pool.js';
 
 export type AppDb = Kysely<AppDatabase>;
 
@@ -19,10 +19,11 @@ export function appSqlitePath(config: Pick<AppConfig, 'dataDir'>): string {
 export function createAppDb(config: AppConfig): AppDb {
   if (config.DATABASE_URL) {
     return new Kysely<AppDatabase>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 }) }),
+      dialect: new PostgresDialect({ pool: createStoragePool(config.DATABASE_URL, { max: 10, name: 'app storage' }) }),
     });
   }
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDataDir(config);
+  createPrivateFile(appSqlitePath(config));
   const file = new SQLite(appSqlitePath(config));
   file.pragma('journal_mode = WAL');
   // In WAL mode NORMAL cannot corrupt the file; FULL would fsync every commit on the event loop.
@@ -34,7 +35,9 @@ export function createAppDb(config: AppConfig): AppDb {
 
 /** Runs every pending migration; a failure stops the start with the migration's error. */
 export async function migrateToLatest(db: AppDb): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  // Numbers are handed out per feature branch, so a database may already hold a higher one than a
+  // migration merged later; each migration touches only its own tables and columns.
+  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

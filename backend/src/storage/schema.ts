@@ -7,8 +7,13 @@ export interface UsersTable {
   id: string;
   email: string;
   password_hash: string;
+  role: UserRole;
+  /** Set while an admin has disabled the account: its tokens stop working and it cannot log in. */
+  disabled_at: string | null;
   created_at: string;
 }
+
+export type UserRole = 'admin' | 'member';
 
 export interface AuthTokensTable {
   id: string;
@@ -36,7 +41,13 @@ export interface ConnectionsTable {
   port: number | null;
   database: string | null;
   username: string | null;
+  /** Kept in step with ssl_mode (1 unless 'disable'). */
   ssl: number;
+  ssl_mode: 'disable' | 'require' | 'verify-ca' | 'verify-full';
+  /** PEM CA certificate(s) for verify-ca / verify-full (public, stored as given). */
+  ssl_ca: string | null;
+  /** JSON array of ElevatedPrivilege from the last connection test; null when not tested since the last change. */
+  elevated_privileges: string | null;
   /** SecretBox envelope (`v1.<key id>.<iv>.<tag>.<ciphertext>`); never plaintext. */
   sealed_password: string | null;
   is_demo: number;
@@ -107,6 +118,40 @@ export interface ThreadTurnsTable {
   expires_at: string;
 }
 
+export interface InvitesTable {
+  id: string;
+  /** SHA-256 of the invite token; the token itself is shown once, to the admin who made it. */
+  token_hash: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
+  revoked_at: string | null;
+}
+
+/** Settings an admin changes at run time (e.g. `registration`), and the first-account claim. */
+export interface InstanceSettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+/** A file or folder under SQLITE_ROOT (relative to it) that an admin let a member use. */
+export interface SqliteGrantsTable {
+  id: string;
+  user_id: string;
+  path: string;
+  created_by: string;
+  created_at: string;
+}
+
+export interface RegistrationAttemptsTable {
+  id: string;
+  client: string;
+  created_at: string;
+}
+
 export interface AppDatabase {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -116,4 +161,8 @@ export interface AppDatabase {
   query_audit: QueryAuditTable;
   thread_turns: ThreadTurnsTable;
   review_decisions: ReviewDecisionsTable;
+  invites: InvitesTable;
+  instance_settings: InstanceSettingsTable;
+  file_grants: SqliteGrantsTable;
+  registration_attempts: RegistrationAttemptsTable;
 }

@@ -43,10 +43,20 @@ export class ApiClient {
     return this.request<T>('DELETE', path);
   }
 
-  /** Registers a fresh user and keeps its token. */
-  async register(email = `user-${crypto.randomUUID()}@example.com`, password = 'correct horse battery'): Promise<{ id: string; email: string; password: string }> {
-    const response = await this.post('/api/auth/register', { email, password });
-    if (response.status !== 201) throw new Error(`register failed: ${response.status} ${JSON.stringify(response.body)}`);
+  /** Registers a fresh user, logs in and keeps its bearer token (register itself answers the same for every email). */
+  async register(
+    email = `user-${crypto.randomUUID()}@example.com`,
+    password = 'correct horse battery',
+    extra: { invite?: string } = {},
+  ): Promise<{ id: string; email: string; role: string; password: string }> {
+    const response = await this.post('/api/auth/register', { email, password, ...extra });
+    if (response.status !== 202) throw new Error(`register failed: ${response.status} ${JSON.stringify(response.body)}`);
+    return this.login(email, password);
+  }
+
+  async login(email: string, password: string): Promise<{ id: string; email: string; role: string; password: string }> {
+    const response = await this.post('/api/auth/login', { email, password });
+    if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`);
     this.token = response.body.token;
     return { ...response.body.user, password };
   }

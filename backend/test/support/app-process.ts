@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_ALLOW_HOSTS } from './env.js';
 
 /** The built API (`npm run build -w backend`); tests that need separate processes run it. */
 export const BACKEND_MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/src/main.js');
@@ -32,7 +33,16 @@ export async function startAppProcess(env: Record<string, string> = {}): Promise
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [BACKEND_MAIN], {
     cwd: path.resolve(path.dirname(BACKEND_MAIN), '../../..'),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, DATA_DIR: dataDir },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      // Server mode refuses loopback targets unless allowed; the test databases live on this machine.
+      ...(env.DATABASE_URL && env.CONNECTION_ALLOW_HOSTS === undefined ? { CONNECTION_ALLOW_HOSTS: TEST_ALLOW_HOSTS } : {}),
+      ...env,
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

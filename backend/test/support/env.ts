@@ -15,3 +15,6 @@ export const TEST_MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.
 export function sharedPath(...parts: string[]): string {
   return path.join(SHARED_DATA, ...parts);
 }
+
+/** What server-mode tests allow user connections to reach (server mode refuses this machine by default). */
+export const TEST_ALLOW_HOSTS = '127.0.0.0/8,::1,localhost';

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { AuthProvider, useAuth } from '../features/auth/auth-context';
+import { AdminPage } from '../features/admin/AdminPage';
 import { AuthScreen } from '../features/auth/AuthScreen';
 import { ChatView } from '../features/chat/ChatView';
 import { HomeView } from '../features/chat/HomeView';
@@ -24,7 +25,7 @@ export function App() {
 const PUBLIC = new Set<Route['name']>(['login', 'register']);
 
 function AuthGate() {
-  const { status } = useAuth();
+  const { status, user, recheck } = useAuth();
   const route = useRoute();
   const isPublic = PUBLIC.has(route.name);
 
@@ -38,6 +39,17 @@ function AuthGate() {
   }, [status, isPublic]);
 
   if (status === 'checking') return <div className="splash" aria-busy="true" />;
+  if (status === 'unreachable') {
+    return (
+      <main className="page" data-testid="server-unreachable">
+        <h1>Aigis is not answering</h1>
+        <p className="muted">The server could not be reached. Check that it is running, then try again.</p>
+        <button type="button" className="btn btn-primary" onClick={recheck}>
+          Try again
+        </button>
+      </main>
+    );
+  }
   if (status === 'signed-out') return isPublic ? <AuthScreen mode={route.name === 'register' ? 'register' : 'login'} /> : null;
   if (isPublic) return null;
 
@@ -47,7 +59,7 @@ function AuthGate() {
       <ConnectionsProvider>
         <ThreadsProvider>
           <Shell route={route}>
-            <Screen route={route} />
+            <Screen route={route} isAdmin={user?.role === 'admin'} />
           </Shell>
         </ThreadsProvider>
       </ConnectionsProvider>
@@ -55,8 +67,11 @@ function AuthGate() {
   );
 }
 
-function Screen({ route }: { route: Route }) {
+function Screen({ route, isAdmin }: { route: Route; isAdmin: boolean }) {
   switch (route.name) {
+    case 'admin':
+      if (isAdmin) return <AdminPage />;
+      break;
     case 'home':
       return <HomeView />;
     case 'thread':
@@ -69,13 +84,16 @@ function Screen({ route }: { route: Route }) {
       return <ConnectionForm connectionId={route.connectionId} />;
     case 'schema':
       return <SchemaBrowser connectionId={route.connectionId} />;
-    default:
-      return (
-        <div className="page">
-          <h1>Not found</h1>
-          <p className="muted">Nothing lives at this address.</p>
-          <Link to={paths.home()}>Go to the start</Link>
-        </div>
-      );
   }
+  return <NotFound />;
+}
+
+function NotFound() {
+  return (
+    <div className="page">
+      <h1>Not found</h1>
+      <p className="muted">Nothing lives at this address.</p>
+      <Link to={paths.home()}>Go to the start</Link>
+    </div>
+  );
 }

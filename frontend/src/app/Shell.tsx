@@ -40,6 +40,11 @@ export function Shell({ route, children }: { route: Route; children: ReactNode }
           <Link to={paths.connections()} className={`nav-link${inConnections ? ' active' : ''}`} data-testid="nav-connections">
             Connections
           </Link>
+          {user?.role === 'admin' && (
+            <Link to={paths.admin()} className={`nav-link${route.name === 'admin' ? ' active' : ''}`} data-testid="nav-admin">
+              Admin
+            </Link>
+          )}
           <div className="account">
             <span className="account-email" title={user?.email}>
               {user?.email}

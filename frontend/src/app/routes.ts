@@ -8,6 +8,7 @@ export type Route =
   | { name: 'connection-new' }
   | { name: 'connection-edit'; connectionId: string }
   | { name: 'schema'; connectionId: string }
+  | { name: 'admin' }
   | { name: 'not-found'; path: string };
 
 export function parseRoute(pathname: string): Route {
@@ -18,6 +19,7 @@ export function parseRoute(pathname: string): Route {
   if (a === 'login' && !b) return { name: 'login' };
   if (a === 'register' && !b) return { name: 'register' };
   if (a === 'threads' && b && !c) return { name: 'thread', threadId: b };
+  if (a === 'admin' && !b) return { name: 'admin' };
   if (a === 'connections') {
     if (!b) return { name: 'connections' };
     if (b === 'new' && !c) return { name: 'connection-new' };
@@ -36,6 +38,9 @@ export const paths = {
   newConnection: () => '/connections/new',
   editConnection: (id: string) => `/connections/${encodeURIComponent(id)}/edit`,
   schema: (id: string) => `/connections/${encodeURIComponent(id)}/schema`,
+  admin: () => '/admin',
+  /** The sign-up page of an invite (the token is a query parameter, so it never reaches a server log as a path). */
+  invite: (token: string) => `/register?invite=${encodeURIComponent(token)}`,
 };
 
 function safeDecode(part: string): string {

@@ -1,5 +1,4 @@
 import { ApiError } from './api-error';
-import { readToken } from './auth-token';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -10,11 +9,13 @@ export function onUnauthorized(handler: (() => void) | null): void {
   unauthorizedHandler = handler;
 }
 
+// The session is an httpOnly cookie the server sets at login: scripts never see the token, so an
+// injected script cannot steal it. The browser sends it (and Origin) on same-origin requests.
+const CREDENTIALS: RequestCredentials = 'same-origin';
+
 function headers(hasBody: boolean, accept = 'application/json'): Headers {
   const h = new Headers({ Accept: accept });
   if (hasBody) h.set('Content-Type', 'application/json');
-  const token = readToken();
-  if (token) h.set('Authorization', `Bearer ${token}`);
   return h;
 }
 
@@ -26,6 +27,7 @@ export async function apiRequest<T>(method: Method, path: string, body?: unknown
       method,
       headers: headers(body !== undefined),
       body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: CREDENTIALS,
       signal,
     });
   } catch (err) {
@@ -49,6 +51,7 @@ export async function apiStream(path: string, body: unknown, signal: AbortSignal
     method: 'POST',
     headers: headers(true, 'text/event-stream'),
     body: JSON.stringify(body),
+    credentials: CREDENTIALS,
     signal,
   });
   if (!res.ok) {

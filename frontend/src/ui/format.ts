@@ -19,3 +19,9 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 export const DIALECT_LABEL = { postgres: 'PostgreSQL', mysql: 'MySQL / MariaDB', sqlite: 'SQLite' } as const;
+
+/** A date and time read at a glance (local time, minutes). */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -131,6 +131,55 @@ export function queryFailed(
   return new AppError('QUERY_FAILED', redactSecret(message, options.password), details);
 }
 
+const TLS_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL|HANDSHAKE_NO_SSL|EPROTO/;
+
+/** A TLS failure while connecting, in words (the certificate, or a server without TLS); null when it is not one. */
+export function tlsFailureMessage(err: unknown): string | null {
+  const e = asDriverError(err);
+  const code = String(e.code ?? '');
+  const message = e.message ?? '';
+  if (/does not support (SSL|secure)/i.test(message) || code === 'HANDSHAKE_NO_SSL_SUPPORT') {
+    return 'the server does not accept TLS connections (ssl_mode asks for TLS; use "disable" only on a trusted network)';
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /Hostname\/IP does not match/i.test(message)) {
+    return `TLS: the server's certificate does not name this host (${message})`;
+  }
+  if (TLS_CODE.test(code)) return `TLS: the server's certificate could not be verified (${code}: ${message})`;
+  return null;
+}
+
+/**
+ * Whether an error at connect time came from a database server that answered (a login refused, a database
+ * missing), rather than from the network or from something that does not speak the protocol.
+ */
+function isServerAnswer(dialect: Dialect, err: unknown): boolean {
+  const e = err as { severity?: string; sqlMessage?: string; errno?: number; code?: unknown };
+  if (dialect === 'postgres') return typeof e.severity === 'string' && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code);
+  if (dialect === 'mysql') return typeof e.sqlMessage === 'string' || (e.errno !== undefined && e.errno >= 1000 && e.errno < 2000);
+  return false;
+}
+
+/**
+ * A failure while opening a connection. A server that cannot be reached, refuses the connection, is not allowed
+ * (CONNECTION_ALLOW_HOSTS / _DENY_HOSTS, the app's own storage), does not resolve or does not speak the protocol
+ * all read the same, so the answer is no oracle of open, closed or filtered ports; the reason is only logged.
+ * Logins refused, missing databases and TLS problems come from a real server and keep their message.
+ */
+export function connectFailed(target: ConnectionTarget, err: unknown, settings: { connectTimeoutMs: number }): { error: AppError; unreachable: boolean } {
+  const tls = tlsFailureMessage(err);
+  if (tls) return { error: new AppError('CONNECTION_FAILED', redactSecret(tls, target.password), { db_code: 'TLS' }), unreachable: false };
+  if (isServerAnswer(target.dialect, err)) return { error: connectionFailed(target, err, settings), unreachable: false };
+  const where = `${target.host ?? 'localhost'}:${target.port ?? (target.dialect === 'mysql' ? 3306 : 5432)}`;
+  return {
+    error: new AppError(
+      'CONNECTION_FAILED',
+      `could not connect to ${where}: the server is unreachable, not accepting connections, or not allowed from this server`,
+      { db_code: null },
+    ),
+    unreachable: true,
+  };
+}
+
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE']);
 
 /** Whether an error happened while reaching or logging in to the server (rather than while running a statement). */

@@ -1,6 +1,7 @@
-import type { Dialect, QueryEstimate, SchemaTable } from '@aigis/contracts';
+import type { Dialect, ElevatedPrivilege, QueryEstimate, SchemaTable, SslMode } from '@aigis/contracts';
 import type { BackendBudget } from '../../limits/backend-budget.js';
 import type { ByteBudgets, TruncatedReason } from './result-budget.js';
+import type { CheckedAddress } from '../reach/target-policy.js';
 
 /** Where and how to reach one user database. The password is plaintext here: only in memory, never logged. */
 export interface ConnectionTarget {
@@ -13,18 +14,27 @@ export interface ConnectionTarget {
   database?: string | null;
   user?: string | null;
   password?: string | null;
+  /** Legacy switch: true means sslMode `require` when sslMode is absent. */
   ssl?: boolean;
+  sslMode?: SslMode;
+  /** PEM certificate(s) trusted for verify-ca / verify-full (default: the system roots). */
+  sslCa?: string | null;
   /** sqlite: absolute path, already checked to lie under SQLITE_ROOT. */
   filePath?: string | null;
   /** Functions of their own the owner allows queries to call; the SQL guard reads these. */
   allowedFunctions?: readonly string[];
 }
 
+/** Resolves and checks a server before each new connection (TargetPolicy.check); the socket connects to the answer. */
+export type TargetCheck = (host: string, port: number, database: string | null) => Promise<CheckedAddress>;
+
 export interface AdapterSettings {
   connectTimeoutMs: number;
   poolMax: number;
   /** The owner's budget of open server connections, shared by all their pools (none: unbounded, e.g. in tests). */
   backends?: BackendBudget;
+  /** Absent: the driver resolves and connects by itself (tests of the adapters alone). */
+  reach?: TargetCheck;
 }
 
 export interface ExecuteOptions {
@@ -64,6 +74,8 @@ export interface ServerProbe {
   serverVersion: string;
   /** True when the credential cannot write (no INSERT/UPDATE/DELETE/DDL privilege, or read-only file). */
   readOnlyRole: boolean;
+  /** Powers beyond writing: superuser, server files, programs, granting (shown as a red warning). */
+  elevatedPrivileges: ElevatedPrivilege[];
   warnings: string[];
 }
 

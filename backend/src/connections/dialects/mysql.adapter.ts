@@ -1,4 +1,4 @@
-import type { QueryEstimate, SchemaTable } from '@aigis/contracts';
+import type { ElevatedPrivilege, QueryEstimate, SchemaTable } from '@aigis/contracts';
 import mysql from 'mysql2';
 import type { FieldPacket, Pool, PoolConnection, PoolOptions } from 'mysql2';
 import { AppError, isAppError } from '../../common/app-error.js';
@@ -24,6 +24,8 @@ import { bigintToJson, bytesToJson, decimalToJson, type JsonValue, rowsToObjects
 import { capCell, DEFAULT_BUDGETS, RowCollector } from './result-budget.js';
 import { MYSQL_EXPLAIN_PREFIX, mysqlEstimate } from './mysql-explain.js';
 import { quoteQualified } from './quote-ident.js';
+import { CheckedSocket } from '../reach/checked-socket.js';
+import { tlsOptionsFor, sslModeOf } from './tls-options.js';
 
 type Flavor = 'mysql' | 'mariadb';
 
@@ -62,13 +64,18 @@ export class MysqlAdapter implements DialectAdapter {
     private readonly target: ConnectionTarget,
     private readonly settings: AdapterSettings,
   ) {
+    const reach = settings.reach;
+    const tlsOptions = tlsOptionsFor(target);
     this.config = {
       host: target.host ?? 'localhost',
       port: target.port ?? 3306,
       user: target.user ?? undefined,
       password: target.password ?? undefined,
       database: target.database || undefined,
-      ssl: target.ssl ? { rejectUnauthorized: false } : undefined,
+      // mysql2 spells verify-full as verifyIdentity (its own check against the host name it was given).
+      ssl: tlsOptions ? { ca: tlsOptions.ca as string | undefined, rejectUnauthorized: tlsOptions.rejectUnauthorized, verifyIdentity: sslModeOf(target) === 'verify-full' } : undefined,
+      // Every new connection (pooled, KILL QUERY, watcher) resolves and checks the host, then dials the checked address.
+      ...(reach ? { stream: (opts: { config: { host?: string; port?: number } }) => checkedStream(reach, opts.config.host ?? 'localhost', opts.config.port ?? 3306, target.database ?? null) } : {}),
       connectTimeout: settings.connectTimeoutMs,
       charset: 'UTF8MB4_UNICODE_CI',
       // Values stay exact: dates as the server prints them, BIGINT/DECIMAL as text (made JSON-safe below).
@@ -128,13 +135,7 @@ export class MysqlAdapter implements DialectAdapter {
     } finally {
       // A killed statement that has not ended yet would hold the ROLLBACK (and the caller) behind it.
       if (!workEnded) discard = true;
-      if (!discard) {
-        try {
-          await run(conn, 'ROLLBACK');
-        } catch {
-          discard = true;
-        }
-      }
+      if (!discard) discard = !(await this.resetSession(conn));
       if (discard) conn.destroy();
       // Held until then, so the connection cannot start someone else's statement while we watch its thread.
       if (stoppedByUs || interrupted) await this.waitUntilStopped(conn.threadId);
@@ -179,16 +180,29 @@ export class MysqlAdapter implements DialectAdapter {
       throw queryFailed('mysql', err, { password: this.target.password });
     } finally {
       if (!workEnded) discard = true;
-      if (!discard) {
-        try {
-          await run(conn, 'ROLLBACK');
-        } catch {
-          discard = true;
-        }
-      }
+      // The same reset as after a query: nothing an estimate touched stays on the pooled session.
+      if (!discard) discard = !(await this.resetSession(conn));
       if (discard) conn.destroy();
       if (stoppedByUs) await this.waitUntilStopped(conn.threadId);
       if (!discard) conn.release();
+    }
+  }
+
+  /**
+   * Nothing a user statement did may outlive its request on the pooled session: after the ROLLBACK,
+   * COM_RESET_CONNECTION releases GET_LOCK locks and table locks, drops temporary tables and clears user
+   * variables and session settings (so the read-only mode and timeout are set again at the next checkout).
+   * False: the session must be destroyed.
+   */
+  private async resetSession(conn: PoolConnection): Promise<boolean> {
+    try {
+      await run(conn, 'ROLLBACK');
+      await new Promise<void>((resolve, reject) => (conn as unknown as mysql.Connection).reset((err: unknown) => (err ? reject(err) : resolve())));
+      this.readOnlySessions.delete(conn);
+      this.sessionTimeouts.delete(conn);
+      return true;
+    } catch {
+      return false;
     }
   }
 
@@ -435,6 +449,14 @@ export class MysqlAdapter implements DialectAdapter {
 
 function noop(): void {}
 
+/** mysql2's stream factory: a socket that resolves and checks the host before connecting (see CheckedSocket). */
+function checkedStream(reach: NonNullable<AdapterSettings['reach']>, host: string, port: number, database: string | null): CheckedSocket {
+  const socket = new CheckedSocket((h, p) => reach(h, p, database));
+  socket.setNoDelay(true);
+  socket.once('connect', () => socket.setKeepAlive(true));
+  return socket.connect(port, host);
+}
+
 function run(conn: PoolConnection | mysql.Connection, sql: string, params: unknown[] = []): Promise<{ rows: unknown[]; fields: FieldPacket[] }> {
   return new Promise((resolve, reject) => {
     (conn as mysql.Connection).query({ sql, values: params, rowsAsArray: true }, (err, rows, fields) =>
@@ -479,8 +501,28 @@ const WRITE_PRIVILEGES = [
   'SUPER',
 ];
 
+/** SUPER, FILE, ALL PRIVILEGES on *.* and GRANT OPTION: ways out of the database (files, admin, granting). */
+export function elevatedMysqlPrivileges(grants: string[]): ElevatedPrivilege[] {
+  const found = new Set<ElevatedPrivilege>();
+  for (const line of grants) {
+    const m = /^GRANT\s+(.+?)\s+ON\s+(?:(?:TABLE|FUNCTION|PROCEDURE)\s+)?(\S+)\s+TO\s/i.exec(line);
+    if (!m) continue;
+    const privileges = m[1].replace(/\([^)]*\)/g, '').split(',').map((p) => p.trim().toUpperCase());
+    const global = m[2] === '*.*';
+    if (global && privileges.some((p) => p === 'ALL' || p === 'ALL PRIVILEGES')) {
+      ['superuser', 'read_server_files', 'write_server_files'].forEach((p) => found.add(p as ElevatedPrivilege));
+    }
+    if (privileges.includes('SUPER')) found.add('superuser');
+    if (privileges.includes('FILE')) ['read_server_files', 'write_server_files'].forEach((p) => found.add(p as ElevatedPrivilege));
+    if (/\bWITH\s+GRANT\s+OPTION\b/i.test(line) || privileges.includes('GRANT OPTION')) found.add('grant_privileges');
+  }
+  const order: ElevatedPrivilege[] = ['superuser', 'read_server_files', 'write_server_files', 'run_server_programs', 'grant_privileges'];
+  return order.filter((p) => found.has(p));
+}
+
 /** Reads SHOW GRANTS: can this account write anywhere? The warning names what it may do and where. */
 export function describeGrants(serverVersion: string, grants: string[], serverReadOnly: boolean): ServerProbe {
+  const elevatedPrivileges = elevatedMysqlPrivileges(grants);
   const found: string[] = [];
   for (const line of grants) {
     const m = /^GRANT\s+(.+?)\s+ON\s+(?:(?:TABLE|FUNCTION|PROCEDURE)\s+)?(\S+)\s+TO\s/i.exec(line);
@@ -492,13 +534,14 @@ export function describeGrants(serverVersion: string, grants: string[], serverRe
       .filter((p) => WRITE_PRIVILEGES.includes(p));
     if (privileges.length) found.push(`${privileges.join(', ')} on ${m[2]}`);
   }
-  if (found.length === 0) return { serverVersion, readOnlyRole: true, warnings: [] };
+  if (found.length === 0) return { serverVersion, readOnlyRole: true, elevatedPrivileges, warnings: [] };
   if (serverReadOnly && !found.some((f) => /ALL|SUPER/.test(f))) {
-    return { serverVersion, readOnlyRole: true, warnings: ['the server runs read-only (read_only = ON)'] };
+    return { serverVersion, readOnlyRole: true, elevatedPrivileges, warnings: ['the server runs read-only (read_only = ON)'] };
   }
   return {
     serverVersion,
     readOnlyRole: false,
+    elevatedPrivileges,
     warnings: [`this account can write (${found.join('; ')}); Aigis only reads, but a read-only account is safer`],
   };
 }

@@ -1,4 +1,4 @@
-import type { QueryEstimate, SchemaTable } from '@aigis/contracts';
+import type { ElevatedPrivilege, QueryEstimate, SchemaTable } from '@aigis/contracts';
 import pg from 'pg';
 import { AppError, isAppError } from '../../common/app-error.js';
 import { readPostgresCatalog } from '../introspection/postgres.catalog.js';
@@ -24,6 +24,8 @@ import { POSTGRES_EXPLAIN_PREFIX, POSTGRES_RELATION_ROWS_SQL, postgresEstimate, 
 import { jsonSafePgTypes, parsePgCell, rawTextPgTypes } from './postgres-types.js';
 import { type ByteBudgets, DEFAULT_BUDGETS, RowCollector } from './result-budget.js';
 import { quoteQualified } from './quote-ident.js';
+import { CheckedSocket } from '../reach/checked-socket.js';
+import { tlsOptionsFor } from './tls-options.js';
 
 /** Sample queries in flight per connection: enough to hide the round trip, few enough to spread slow tables. */
 const SAMPLES_PER_LANE = 4;
@@ -51,14 +53,16 @@ export class PostgresAdapter implements DialectAdapter {
     private readonly target: ConnectionTarget,
     private readonly settings: AdapterSettings,
   ) {
+    const reach = settings.reach;
     this.clientConfig = {
       host: target.host ?? 'localhost',
       port: target.port ?? 5432,
       database: target.database ?? undefined,
       user: target.user ?? undefined,
       password: target.password ?? undefined,
-      // Like libpq's sslmode=require: encrypted, certificate not verified (user databases rarely carry a CA we know).
-      ssl: target.ssl ? { rejectUnauthorized: false } : false,
+      ssl: tlsOptionsFor(target) ?? false,
+      // Every new connection (pooled, cancel requests) resolves and checks the host, then dials the checked address.
+      ...(reach ? { stream: () => new CheckedSocket((host, port) => reach(host, port, target.database ?? null)) } : {}),
       application_name: 'aigis',
       keepAlive: true,
       statement_timeout: SESSION_STATEMENT_TIMEOUT_MS,
@@ -117,13 +121,7 @@ export class PostgresAdapter implements DialectAdapter {
       // A stopped statement that has not ended yet would hold the ROLLBACK (and the caller) behind it: cut the
       // socket instead. Otherwise the ROLLBACK's answer also proves the server has finished with the statement.
       if (!workEnded) discard = true;
-      if (!discard) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
-          discard = true;
-        }
-      }
+      if (!discard) discard = !(await this.resetSession(client));
       if (discard) destroySocket(client);
       this.release(client, discard);
     }
@@ -161,15 +159,30 @@ export class PostgresAdapter implements DialectAdapter {
       throw queryFailed('postgres', err, { password: this.target.password, positionOffset: POSTGRES_EXPLAIN_PREFIX.length });
     } finally {
       if (!workEnded) discard = true;
-      if (!discard) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
-          discard = true;
-        }
-      }
+      // The same reset as after a query: nothing an estimate touched stays on the pooled session.
+      if (!discard) discard = !(await this.resetSession(client));
       if (discard) destroySocket(client);
       this.release(client, discard);
+    }
+  }
+
+  /**
+   * Nothing a user statement did may outlive its request on the pooled session. ROLLBACK undoes the transaction;
+   * DISCARD ALL then releases session-level advisory locks, closes cursors WITH HOLD, drops temporary tables and
+   * prepared statements and resets settings and roles. Connections opened by dblink or postgres_fdw live in the
+   * extension, not in the session state DISCARD resets: with either installed the session is ended instead.
+   * The three statements are pipelined (one round trip). False: the session must be destroyed.
+   */
+  private async resetSession(client: pg.PoolClient): Promise<boolean> {
+    try {
+      const [, , remote] = await Promise.all([
+        client.query('ROLLBACK'),
+        client.query('DISCARD ALL'),
+        client.query(REMOTE_LINK_EXTENSIONS_SQL),
+      ]);
+      return !(remote.rows[0] as { installed: boolean }).installed;
+    } catch {
+      return false;
     }
   }
 
@@ -402,6 +415,8 @@ function fetchBatch(client: pg.PoolClient, count: number, onRow: (row: unknown[]
   });
 }
 
+const REMOTE_LINK_EXTENSIONS_SQL = `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname IN ('dblink', 'postgres_fdw')) AS installed`;
+
 /** Cuts the client's socket now (ending a pipelined client politely would wait for its queries to finish). */
 function destroySocket(client: pg.PoolClient): void {
   (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
@@ -420,6 +435,10 @@ const PROBE_SQL = `
   SELECT current_setting('server_version') AS version,
          current_user AS role,
          r.rolsuper AS superuser,
+         (SELECT COALESCE(json_agg(b.rolname ORDER BY b.rolname), '[]') FROM pg_catalog.pg_roles b
+            WHERE b.rolname IN ('pg_read_server_files', 'pg_write_server_files', 'pg_execute_server_program')
+              AND pg_has_role(current_user, b.oid, 'MEMBER')) AS server_roles,
+         r.rolcreaterole AS create_role,
          current_setting('default_transaction_read_only') = 'on' AS default_read_only,
          pg_is_in_recovery() AS in_recovery,
          has_database_privilege(current_database(), 'CREATE') AS database_create,
@@ -435,6 +454,8 @@ interface ProbeRow {
   version: string;
   role: string;
   superuser: boolean;
+  server_roles: string[];
+  create_role: boolean;
   default_read_only: boolean;
   in_recovery: boolean;
   database_create: boolean;
@@ -445,11 +466,23 @@ interface ProbeRow {
   TRUNCATE: number;
 }
 
+/** Superuser, or a member of the roles that read/write server files and run programs (COPY … PROGRAM). */
+export function elevatedPostgresPrivileges(row: Pick<ProbeRow, 'superuser' | 'server_roles' | 'create_role'>): ElevatedPrivilege[] {
+  if (row.superuser) return ['superuser', 'read_server_files', 'write_server_files', 'run_server_programs', 'grant_privileges'];
+  const found: ElevatedPrivilege[] = [];
+  if (row.server_roles.includes('pg_read_server_files')) found.push('read_server_files');
+  if (row.server_roles.includes('pg_write_server_files')) found.push('write_server_files');
+  if (row.server_roles.includes('pg_execute_server_program')) found.push('run_server_programs');
+  if (row.create_role) found.push('grant_privileges');
+  return found;
+}
+
 /** Whether the role can change anything, and the reasons in words. */
 export function describeRole(row: ProbeRow): ServerProbe {
   const serverVersion = `PostgreSQL ${row.version}`;
+  const elevatedPrivileges = elevatedPostgresPrivileges(row);
   if (row.in_recovery) {
-    return { serverVersion, readOnlyRole: true, warnings: [] };
+    return { serverVersion, readOnlyRole: true, elevatedPrivileges, warnings: [] };
   }
   const powers: string[] = [];
   if (row.superuser) powers.push('it is a superuser');
@@ -459,10 +492,10 @@ export function describeRole(row: ProbeRow): ServerProbe {
   if (tablePrivileges.length) powers.push(tablePrivileges.join(', '));
   if (row.database_create) powers.push('CREATE on the database');
   if (row.create_schemas.length) powers.push(`CREATE in schema ${row.create_schemas.join(', ')}`);
-  if (powers.length === 0) return { serverVersion, readOnlyRole: true, warnings: [] };
+  if (powers.length === 0) return { serverVersion, readOnlyRole: true, elevatedPrivileges, warnings: [] };
   const warnings = [`this role can write (${powers.join('; ')}); Aigis only reads, but a read-only role is safer`];
   if (row.default_read_only) {
     warnings.push('default_transaction_read_only is on for this role, but any session can switch it off');
   }
-  return { serverVersion, readOnlyRole: false, warnings };
+  return { serverVersion, readOnlyRole: false, elevatedPrivileges, warnings };
 }

@@ -114,7 +114,7 @@ export class SqliteAdapter implements DialectAdapter {
   async probe(): Promise<ServerProbe> {
     await this.request({ op: 'exec', sql: 'SELECT 1', maxRows: 1, ...DEFAULT_BUDGETS }, this.settings.connectTimeoutMs * 2);
     // Opened with readonly + query_only: this connection cannot write whatever the file's permissions are.
-    return { serverVersion: `SQLite ${this.version}`, readOnlyRole: true, warnings: [] };
+    return { serverVersion: `SQLite ${this.version}`, readOnlyRole: true, elevatedPrivileges: [], warnings: [] };
   }
 
   async introspect(options: IntrospectOptions): Promise<IntrospectionResult> {

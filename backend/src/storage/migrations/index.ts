@@ -1,12 +1,21 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001_initial.js';
 import * as m0002 from './0002_connection_allowed_functions.js';
+import * as m0003 from './0003_connection_tls_and_privileges.js';
+import * as m0004 from './0004_accounts.js';
 import * as m0005 from './0005_review.js';
 import * as m0008 from './0008_thread_turns.js';
 
 /** Migrations are imported statically so they work the same from source (tests) and from dist. */
 export const migrationProvider: MigrationProvider = {
   async getMigrations(): Promise<Record<string, Migration>> {
-    return { '0001_initial': m0001, '0002_connection_allowed_functions': m0002, '0005_review': m0005, '0008_thread_turns': m0008 };
+    return {
+      '0001_initial': m0001,
+      '0002_connection_allowed_functions': m0002,
+      '0003_connection_tls_and_privileges': m0003,
+      '0004_accounts': m0004,
+      '0005_review': m0005,
+      '0008_thread_turns': m0008,
+    };
   },
 };

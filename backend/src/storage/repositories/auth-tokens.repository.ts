@@ -11,20 +11,26 @@ export class AuthTokensRepository {
     await this.db.insertInto('auth_tokens').values(token).execute();
   }
 
-  /** The live token (not revoked, not expired at `nowIso`) with its user. */
-  findLive(tokenHash: string, nowIso: string): Promise<(Pick<UsersTable, 'id' | 'email'> & { token_id: string }) | undefined> {
+  /** The live token (not revoked, not expired at `nowIso`) of an account that is not disabled, with its user. */
+  findLive(tokenHash: string, nowIso: string): Promise<(Pick<UsersTable, 'id' | 'email' | 'role'> & { token_id: string }) | undefined> {
     return this.db
       .selectFrom('auth_tokens')
       .innerJoin('users', 'users.id', 'auth_tokens.user_id')
-      .select(['users.id', 'users.email', 'auth_tokens.id as token_id'])
+      .select(['users.id', 'users.email', 'users.role', 'auth_tokens.id as token_id'])
       .where('auth_tokens.token_hash', '=', tokenHash)
       .where('auth_tokens.revoked_at', 'is', null)
       .where('auth_tokens.expires_at', '>', nowIso)
+      .where('users.disabled_at', 'is', null)
       .executeTakeFirst();
   }
 
   async revoke(tokenId: string, nowIso: string): Promise<void> {
     await this.db.updateTable('auth_tokens').set({ revoked_at: nowIso }).where('id', '=', tokenId).execute();
+  }
+
+  /** Every live token of a user (a disabled account's sessions must not come back when it is enabled). */
+  async revokeAllFor(userId: string, nowIso: string): Promise<void> {
+    await this.db.updateTable('auth_tokens').set({ revoked_at: nowIso }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
   }
 
   /** Expired and revoked tokens are kept a day for forensics, then removed. */

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppDb } from '../database.js';
-import type { UsersTable } from '../schema.js';
+import type { UserRole, UsersTable } from '../schema.js';
 import { APP_DB } from '../tokens.js';
+
+export type UserListing = Omit<UsersTable, 'password_hash'>;
 
 @Injectable()
 export class UsersRepository {
@@ -23,5 +25,25 @@ export class UsersRepository {
       .onConflict((oc) => oc.column('email').doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async any(): Promise<boolean> {
+    return (await this.db.selectFrom('users').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  /** Every account, oldest first, bounded (an admin page, not an export). */
+  list(limit = 1000): Promise<UserListing[]> {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'email', 'role', 'disabled_at', 'created_at'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  async update(id: string, changes: { role?: UserRole; disabled_at?: string | null }): Promise<boolean> {
+    const result = await this.db.updateTable('users').set(changes).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 }

@@ -1,27 +1,28 @@
 import type { User } from '@aigis/contracts';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { onUnauthorized } from '../../lib/api-client';
-import { readToken, writeToken } from '../../lib/auth-token';
 import { authApi } from './auth-api';
 
-type AuthStatus = 'checking' | 'signed-in' | 'signed-out';
+type AuthStatus = 'checking' | 'signed-in' | 'signed-out' | 'unreachable';
 
 interface AuthValue {
   status: AuthStatus;
   user: User | null;
   login(email: string, password: string): Promise<void>;
-  register(email: string, password: string): Promise<void>;
+  register(email: string, password: string, invite?: string): Promise<void>;
   logout(): Promise<void>;
+  /** Asks the server again who is signed in (after the server was unreachable). */
+  recheck(): void;
 }
 
 const AuthContext = createContext<AuthValue | null>(null);
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [status, setStatus] = useState<AuthStatus>(() => (readToken() ? 'checking' : 'signed-out'));
+  const [status, setStatus] = useState<AuthStatus>('checking');
   const [user, setUser] = useState<User | null>(null);
+  const [attempt, setAttempt] = useState(0);
 
   const signOutLocally = useCallback(() => {
-    writeToken(null);
     setUser(null);
     setStatus('signed-out');
   }, []);
@@ -31,25 +32,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => onUnauthorized(null);
   }, [signOutLocally]);
 
-  // A stored token is checked once at start; an expired one sends the person to the login screen.
+  // The session cookie is invisible to scripts: the server says whether there is one.
   useEffect(() => {
-    if (!readToken()) return;
     let alive = true;
     authApi
-      .me()
-      .then((me) => {
+      .session()
+      .then(({ user: current }) => {
         if (!alive) return;
-        setUser(me);
-        setStatus('signed-in');
+        setUser(current);
+        setStatus(current ? 'signed-in' : 'signed-out');
       })
       .catch(() => {
-        // 401 already signed out through onUnauthorized; a network failure keeps the token for a retry.
-        if (alive && readToken()) setStatus('signed-in');
+        // A network failure is not a sign-out: say so and offer to try again.
+        if (alive) setStatus('unreachable');
       });
     return () => {
       alive = false;
     };
-  }, []);
+  }, [attempt]);
 
   const value = useMemo<AuthValue>(
     () => ({
@@ -57,13 +57,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       user,
       async login(email, password) {
         const res = await authApi.login(email, password);
-        writeToken(res.token);
         setUser(res.user);
         setStatus('signed-in');
       },
-      async register(email, password) {
-        const res = await authApi.register(email, password);
-        writeToken(res.token);
+      async register(email, password, invite) {
+        await authApi.register(email, password, invite);
+        const res = await authApi.login(email, password);
         setUser(res.user);
         setStatus('signed-in');
       },
@@ -71,9 +70,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         try {
           await authApi.logout();
         } catch {
-          // Signing out locally is what matters; the server token expires on its own.
+          // Signing out locally is what matters; the server session expires on its own.
         }
         signOutLocally();
+      },
+      recheck() {
+        setStatus('checking');
+        setAttempt((n) => n + 1);
       },
     }),
     [status, user, signOutLocally],

@@ -10,6 +10,8 @@ import {
   emptyForm,
   formFromConnection,
   parseConnectionUrl,
+  passwordWillBeDropped,
+  SSL_MODE_LABEL,
   toConnectionInput,
   validateForm,
   type ConnectionFormValues,
@@ -17,6 +19,7 @@ import {
 import { connectionsApi, type SqliteFiles } from './connections-api';
 import { useConnections } from './connections-context';
 import { ReviewModeSelect } from '../chat/ReviewModeSelect';
+import { ElevatedWarning } from './ElevatedWarning';
 import { TestResultView, type TestOutcome } from './TestResultView';
 import './connections.css';
 
@@ -37,7 +40,9 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
   const [justSaved, setJustSaved] = useState(false);
   // Review before run: kept beside the connection fields (it says how queries run, not where the database is).
   const [review, setReview] = useState<ReviewMode>('expensive');
+  const [passwordDropped, setPasswordDropped] = useState(false);
   const editing = Boolean(connectionId);
+  const willDrop = passwordWillBeDropped(saved, values);
 
   useEffect(() => {
     if (!connectionId) return;
@@ -81,10 +86,15 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
     setErrors({});
   }
 
-  async function runTest(id: string) {
+  async function runTest(conn: Connection) {
     setTest({ state: 'running' });
     try {
-      setTest({ state: 'ok', result: await connectionsApi.test(id) });
+      const result = await connectionsApi.test(conn.id);
+      setTest({ state: 'ok', result });
+      // The list shows what the last test found (a red warning for an elevated role).
+      const tested = { ...conn, elevated_privileges: result.elevated_privileges };
+      setSaved(tested);
+      upsertLocal(tested);
     } catch (err) {
       setTest({ state: 'failed', error: ApiError.from(err) });
     }
@@ -100,12 +110,13 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
     try {
       const input = { ...toConnectionInput(values), review };
       const conn = saved ? await connectionsApi.update(saved.id, input) : await connectionsApi.create(input);
+      setPasswordDropped(Boolean(saved?.has_password && !conn.has_password && !values.password));
       setSaved(conn);
       upsertLocal(conn);
       setValues((v) => ({ ...formFromConnection(conn), password: '', dialect: v.dialect }));
       setJustSaved(true);
       if (!editing) navigate(paths.editConnection(conn.id), { replace: true });
-      void runTest(conn.id);
+      void runTest(conn);
     } catch (err) {
       setSaveError(ApiError.from(err));
     } finally {
@@ -209,7 +220,15 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
                 label="Password"
                 error={errors.password}
                 grow
-                note={editing && saved?.has_password ? 'Stored. Leave empty to keep it.' : editing ? undefined : 'Leave empty if the server needs none.'}
+                note={
+                  willDrop
+                    ? undefined
+                    : editing && saved?.has_password
+                      ? 'Stored. Leave empty to keep it.'
+                      : editing
+                        ? undefined
+                        : 'Leave empty if the server needs none.'
+                }
               >
                 <input
                   type="password"
@@ -221,10 +240,42 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
                 />
               </Field>
             </div>
-            <label className="check">
-              <input type="checkbox" checked={values.ssl} onChange={(e) => set('ssl', e.target.checked)} data-testid="conn-ssl" />
-              Use SSL/TLS
-            </label>
+            {(willDrop || passwordDropped) && (
+              <div className="notice notice-warn" role="status" data-testid="conn-password-needed">
+                {willDrop ? (
+                  <p>
+                    <strong>Enter the password again.</strong> The stored password is only ever sent to the server, database and user it was
+                    saved for, over TLS at least as strict; saving these changes without a new one removes it.
+                  </p>
+                ) : (
+                  <p>
+                    <strong>The stored password was removed</strong> because the server, user or TLS settings changed. Enter it above and save
+                    again (leave it empty if the server needs none).
+                  </p>
+                )}
+              </div>
+            )}
+            <Field label="TLS" error={errors.sslMode}>
+              <select value={values.sslMode} onChange={(e) => set('sslMode', e.target.value as ConnectionFormValues['sslMode'])} data-testid="conn-ssl-mode">
+                {(Object.keys(SSL_MODE_LABEL) as ConnectionFormValues['sslMode'][]).map((mode) => (
+                  <option key={mode} value={mode}>
+                    {mode} — {SSL_MODE_LABEL[mode]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            {(values.sslMode === 'verify-ca' || values.sslMode === 'verify-full') && (
+              <Field label="CA certificate (PEM, optional)" error={errors.sslCa} note="Leave empty to trust the server's usual certificate authorities.">
+                <textarea
+                  value={values.sslCa}
+                  onChange={(e) => set('sslCa', e.target.value)}
+                  rows={4}
+                  spellCheck={false}
+                  placeholder="-----BEGIN CERTIFICATE-----"
+                  data-testid="conn-ssl-ca"
+                />
+              </Field>
+            )}
           </>
         )}
 
@@ -264,6 +315,7 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
           </p>
         )}
         {test && <TestResultView outcome={test} />}
+        {!test && saved?.elevated_privileges && saved.elevated_privileges.length > 0 && <ElevatedWarning privileges={saved.elevated_privileges} />}
 
         <div className="form-actions">
           <button type="submit" className="btn btn-primary" disabled={busy} data-testid="conn-save">
@@ -274,7 +326,7 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
             className="btn"
             disabled={!saved || test?.state === 'running'}
             title={saved ? undefined : 'Save first; the saved settings are tested.'}
-            onClick={() => saved && runTest(saved.id)}
+            onClick={() => saved && runTest(saved)}
             data-testid="conn-test"
           >
             Test connection

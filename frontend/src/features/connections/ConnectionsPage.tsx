@@ -8,11 +8,12 @@ import { ErrorBox } from '../../ui/ErrorBox';
 import { DIALECT_LABEL } from '../../ui/format';
 import { connectionsApi } from './connections-api';
 import { useConnections } from './connections-context';
+import { ElevatedWarning } from './ElevatedWarning';
 import { TestResultView, type TestOutcome } from './TestResultView';
 import './connections.css';
 
 export function ConnectionsPage() {
-  const { connections, loading, error, refresh, removeLocal } = useConnections();
+  const { connections, loading, error, refresh, removeLocal, upsertLocal } = useConnections();
   const [tests, setTests] = useState<Record<string, TestOutcome>>({});
   const [actionError, setActionError] = useState<ApiError | null>(null);
 
@@ -21,6 +22,8 @@ export function ConnectionsPage() {
     try {
       const result = await connectionsApi.test(id);
       setTests((t) => ({ ...t, [id]: { state: 'ok', result } }));
+      const current = connections.find((c) => c.id === id);
+      if (current) upsertLocal({ ...current, elevated_privileges: result.elevated_privileges });
     } catch (err) {
       setTests((t) => ({ ...t, [id]: { state: 'failed', error: ApiError.from(err) } }));
     }
@@ -88,6 +91,11 @@ export function ConnectionsPage() {
                 className="btn btn-ghost btn-danger-text"
               />
             </div>
+            {c.elevated_privileges && c.elevated_privileges.length > 0 && tests[c.id]?.state !== 'ok' && (
+              <div className="connection-test">
+                <ElevatedWarning privileges={c.elevated_privileges} compact />
+              </div>
+            )}
             {tests[c.id] && (
               <div className="connection-test">
                 <TestResultView outcome={tests[c.id]} />
@@ -103,5 +111,6 @@ export function ConnectionsPage() {
 export function describeTarget(c: Connection): string {
   if (c.dialect === 'sqlite') return c.database ?? '';
   const hostPort = `${c.host ?? ''}${c.port ? `:${c.port}` : ''}`;
-  return `${c.user ? `${c.user}@` : ''}${hostPort}/${c.database ?? ''}${c.ssl ? ' · SSL' : ''}`;
+  const tls = c.ssl_mode === 'verify-full' || c.ssl_mode === 'verify-ca' ? ' · TLS verified' : c.ssl ? ' · TLS' : '';
+  return `${c.user ? `${c.user}@` : ''}${hostPort}/${c.database ?? ''}${tls}`;
 }

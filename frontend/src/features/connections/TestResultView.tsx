@@ -1,6 +1,7 @@
 import type { ConnectionTestResult } from '@aigis/contracts';
 import { ApiError } from '../../lib/api-error';
 import { ErrorBox } from '../../ui/ErrorBox';
+import { ElevatedWarning } from './ElevatedWarning';
 
 export type TestOutcome = { state: 'running' } | { state: 'ok'; result: ConnectionTestResult } | { state: 'failed'; error: ApiError };
 
@@ -31,6 +32,7 @@ export function TestResultView({ outcome }: { outcome: TestOutcome }) {
       <p className="test-ok">
         <span className="dot dot-ok" aria-hidden /> Connected · <strong>{r.server_version}</strong> · {Math.round(r.latency_ms)} ms
       </p>
+      {r.elevated_privileges?.length > 0 && <ElevatedWarning privileges={r.elevated_privileges} />}
       {(canWrite || r.warnings?.length > 0) && (
         <div className="notice notice-warn" data-testid="connection-write-warning">
           {canWrite && (

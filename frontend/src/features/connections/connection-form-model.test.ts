@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyForm, parseConnectionUrl, toConnectionInput, validateForm } from './connection-form-model';
+import type { Connection } from '@aigis/contracts';
+import { describeElevated, emptyForm, formFromConnection, parseConnectionUrl, passwordWillBeDropped, toConnectionInput, validateForm } from './connection-form-model';
 
 describe('parseConnectionUrl', () => {
   it('fills every field from a PostgreSQL URL, decoding escapes', () => {
@@ -11,7 +12,7 @@ describe('parseConnectionUrl', () => {
         database: 'chinook',
         user: 'app@ro',
         password: 'p@ss:word',
-        ssl: true,
+        sslMode: 'require',
         name: 'chinook',
       },
     });
@@ -20,13 +21,19 @@ describe('parseConnectionUrl', () => {
   it('uses the default port, no password and no SSL when the URL says nothing', () => {
     const r = parseConnectionUrl('mysql://reader@localhost/shop');
     expect(r).toEqual({
-      values: { dialect: 'mysql', host: 'localhost', port: '3306', database: 'shop', user: 'reader', ssl: false, name: 'shop' },
+      values: { dialect: 'mysql', host: 'localhost', port: '3306', database: 'shop', user: 'reader', sslMode: 'disable', name: 'shop' },
     });
   });
 
   it('treats sslmode=disable as no SSL', () => {
     const r = parseConnectionUrl('postgres://u:p@h/db?sslmode=disable');
-    expect('values' in r && r.values.ssl).toBe(false);
+    expect('values' in r && r.values.sslMode).toBe('disable');
+  });
+
+  it('keeps verify-full and MySQL VERIFY_IDENTITY, and refuses prefer (it would fall back to plain text)', () => {
+    expect(parseConnectionUrl('postgres://u@h/db?sslmode=verify-full')).toMatchObject({ values: { sslMode: 'verify-full' } });
+    expect(parseConnectionUrl('mysql://u@h/db?ssl-mode=VERIFY_IDENTITY')).toMatchObject({ values: { sslMode: 'verify-full' } });
+    expect(parseConnectionUrl('postgres://u@h/db?sslmode=prefer')).toHaveProperty('error');
   });
 
   it('reads a SQLite file path', () => {
@@ -40,6 +47,27 @@ describe('parseConnectionUrl', () => {
 });
 
 describe('connection form', () => {
+  const saved: Connection = {
+    id: 'c1', name: 'n', dialect: 'postgres', host: 'db', port: 5432, database: 'd', user: 'u', ssl: true, ssl_mode: 'verify-full',
+    ssl_ca: null, has_password: true, elevated_privileges: null, allowed_functions: [], is_demo: false, created_at: '', updated_at: '',
+    review: 'expensive', review_thresholds: { cost: 100_000, rows: 1_000_000, scan_rows: 1_000_000 },
+  };
+
+  it('says when saving will drop the stored password (moved server, other user, weaker TLS) unless a new one is typed', () => {
+    const same = formFromConnection(saved);
+    expect(passwordWillBeDropped(saved, { ...same, name: 'renamed' })).toBe(false);
+    for (const change of [{ host: 'evil' }, { port: '6543' }, { database: 'x' }, { user: 'admin' }, { sslMode: 'require' as const }, { sslCa: 'other' }]) {
+      expect(passwordWillBeDropped(saved, { ...same, ...change }), JSON.stringify(change)).toBe(true);
+    }
+    expect(passwordWillBeDropped(saved, { ...same, host: 'evil', password: 'new' })).toBe(false);
+  });
+
+  it('words elevated privileges', () => {
+    expect(describeElevated(['superuser', 'read_server_files', 'run_server_programs'])).toBe(
+      'is a superuser, can read files on the database server and can run programs on the database server',
+    );
+  });
+
   it('leaves out an empty password so an edit keeps the stored one', () => {
     const v = { ...emptyForm('postgres'), name: 'n', database: 'd', user: 'u', password: '' };
     expect(toConnectionInput(v)).not.toHaveProperty('password');

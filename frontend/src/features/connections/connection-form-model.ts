@@ -1,4 +1,4 @@
-import type { Connection, Dialect } from '@aigis/contracts';
+import type { Connection, Dialect, ElevatedPrivilege, SslMode } from '@aigis/contracts';
 import type { ConnectionInput } from './connections-api';
 
 /** The connection form as the person edits it (every field a string, as inputs hold them). */
@@ -11,15 +11,24 @@ export interface ConnectionFormValues {
   user: string;
   /** Write-only: empty on edit means "keep the stored password". */
   password: string;
-  ssl: boolean;
+  sslMode: SslMode;
+  /** PEM CA certificate(s) for verify-ca / verify-full; empty = the server's system roots. */
+  sslCa: string;
   /** Functions of their own queries may call, comma-separated (`my_fn, public.other_fn`). */
   allowedFunctions: string;
 }
 
+export const SSL_MODE_LABEL: Record<SslMode, string> = {
+  disable: 'Off (plain text)',
+  require: 'Encrypt (certificate not checked)',
+  'verify-ca': 'Encrypt and check the certificate’s issuer',
+  'verify-full': 'Encrypt and check issuer and host name',
+};
+
 export const DEFAULT_PORTS: Record<Dialect, string> = { postgres: '5432', mysql: '3306', sqlite: '' };
 
 export function emptyForm(dialect: Dialect = 'postgres'): ConnectionFormValues {
-  return { name: '', dialect, host: 'localhost', port: DEFAULT_PORTS[dialect], database: '', user: '', password: '', ssl: false, allowedFunctions: '' };
+  return { name: '', dialect, host: 'localhost', port: DEFAULT_PORTS[dialect], database: '', user: '', password: '', sslMode: 'disable', sslCa: '', allowedFunctions: '' };
 }
 
 export function formFromConnection(c: Connection): ConnectionFormValues {
@@ -31,7 +40,8 @@ export function formFromConnection(c: Connection): ConnectionFormValues {
     database: c.database ?? '',
     user: c.user ?? '',
     password: '',
-    ssl: c.ssl,
+    sslMode: c.ssl_mode ?? (c.ssl ? 'require' : 'disable'),
+    sslCa: c.ssl_ca ?? '',
     allowedFunctions: (c.allowed_functions ?? []).join(', '),
   };
 }
@@ -68,22 +78,62 @@ export function parseConnectionUrl(raw: string): { values: Partial<ConnectionFor
   } catch {
     return { error: 'This does not look like a valid URL.' };
   }
-  const sslmode = url.searchParams.get('sslmode') ?? url.searchParams.get('ssl-mode');
+  const sslmode = (url.searchParams.get('sslmode') ?? url.searchParams.get('ssl-mode') ?? '').toLowerCase();
   const ssl = url.searchParams.get('ssl');
+  const sslMode: SslMode | undefined = sslmode ? URL_SSL_MODES[sslmode] : ssl === 'true' || ssl === '1' ? 'require' : 'disable';
+  if (!sslMode) return { error: `sslmode=${sslmode} is not supported: choose disable, require, verify-ca or verify-full.` };
   const values: Partial<ConnectionFormValues> = {
     dialect,
     host: url.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost',
     port: url.port || DEFAULT_PORTS[dialect],
     database: decodeURIComponent(url.pathname.replace(/^\//, '')),
     user: decodeURIComponent(url.username),
-    ssl:
-      (sslmode !== null && !['disable', 'allow', 'prefer', 'disabled', 'preferred'].includes(sslmode.toLowerCase())) ||
-      ssl === 'true' ||
-      ssl === '1',
+    sslMode,
   };
   if (url.password) values.password = decodeURIComponent(url.password);
   if (!values.name && values.database) values.name = values.database;
   return { values };
+}
+
+// libpq's sslmode and MySQL's ssl-mode names; prefer/allow would fall back to plain text, so they are refused.
+const URL_SSL_MODES: Record<string, SslMode> = {
+  disable: 'disable',
+  disabled: 'disable',
+  require: 'require',
+  required: 'require',
+  'verify-ca': 'verify-ca',
+  verify_ca: 'verify-ca',
+  'verify-full': 'verify-full',
+  verify_identity: 'verify-full',
+};
+
+const SSL_STRENGTH: Record<SslMode, number> = { disable: 0, require: 1, 'verify-ca': 2, 'verify-full': 3 };
+
+/**
+ * Whether saving these values drops the stored password: the server, database, user or type changed, or TLS got
+ * weaker, and no new password was typed. The API does the same; the form says so before saving.
+ */
+export function passwordWillBeDropped(saved: Connection | null, v: ConnectionFormValues): boolean {
+  if (!saved || !saved.has_password || v.password || v.dialect === 'sqlite') return false;
+  const before = formFromConnection(saved);
+  const moved = (['dialect', 'host', 'port', 'database', 'user'] as const).some((k) => before[k].trim() !== v[k].trim());
+  const weaker = SSL_STRENGTH[v.sslMode] < SSL_STRENGTH[before.sslMode];
+  const otherCa = SSL_STRENGTH[before.sslMode] >= 2 && before.sslCa.trim() !== v.sslCa.trim();
+  return moved || weaker || otherCa;
+}
+
+const ELEVATED_LABEL: Record<ElevatedPrivilege, string> = {
+  superuser: 'is a superuser',
+  read_server_files: 'can read files on the database server',
+  write_server_files: 'can write files on the database server',
+  run_server_programs: 'can run programs on the database server',
+  grant_privileges: 'can grant privileges to others',
+};
+
+/** "is a superuser, can read files on the database server and …" */
+export function describeElevated(privileges: ElevatedPrivilege[]): string {
+  const parts = privileges.map((p) => ELEVATED_LABEL[p]);
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
 /** What the form may not send yet, as field → message. */
@@ -96,6 +146,7 @@ export function validateForm(v: ConnectionFormValues): Partial<Record<keyof Conn
     const port = Number(v.port);
     if (!Number.isInteger(port) || port < 1 || port > 65535) errors.port = 'A port is a number from 1 to 65535.';
     if (!v.user.trim()) errors.user = 'Enter the user.';
+    if (v.sslCa.trim() && !v.sslCa.includes('-----BEGIN CERTIFICATE-----')) errors.sslCa = 'Paste PEM certificates (-----BEGIN CERTIFICATE----- …).';
     // No password check: trust and socket authentication need none, and the API accepts an empty one.
   }
   return errors;
@@ -120,7 +171,8 @@ export function toConnectionInput(v: ConnectionFormValues): ConnectionInput {
     port: Number(v.port),
     database: v.database.trim(),
     user: v.user.trim(),
-    ssl: v.ssl,
+    ssl_mode: v.sslMode,
+    ssl_ca: v.sslCa.trim() ? v.sslCa.trim() : null,
     allowed_functions,
   };
   if (v.password) input.password = v.password;

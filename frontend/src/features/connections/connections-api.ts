@@ -1,9 +1,9 @@
-import type { Connection, ConnectionTestResult, Dialect, QueryResponse, SchemaResponse } from '@aigis/contracts';
+import type { Connection, ConnectionTestResult, Dialect, QueryResponse, SchemaResponse, SslMode } from '@aigis/contracts';
 import { api } from '../../lib/api-client';
 
 /** `POST /api/connections` (and PATCH with any subset; an omitted password stays unchanged). */
 export type ConnectionInput =
-  | { name: string; dialect: 'postgres' | 'mysql'; host: string; port: number; database: string; user: string; password?: string; ssl?: boolean; allowed_functions?: string[] }
+  | { name: string; dialect: 'postgres' | 'mysql'; host: string; port: number; database: string; user: string; password?: string; ssl_mode?: SslMode; ssl_ca?: string | null; allowed_functions?: string[] }
   | { name: string; dialect: 'sqlite'; database: string; allowed_functions?: string[] };
 
 export interface SqliteFiles {

@@ -1,0 +1,76 @@
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { AdminUser, CreatedInvite, InstanceSettings, Invite, SqliteGrant } from '@aigis/contracts';
+import { AdminOnly, type AuthUser, CurrentUser } from '../common/auth.decorators.js';
+import { ZodBody } from '../common/zod.js';
+import { AdminService } from './admin.service.js';
+import {
+  type CreateGrantInput,
+  createGrantSchema,
+  type CreateInviteInput,
+  createInviteSchema,
+  type UpdateSettingsInput,
+  updateSettingsSchema,
+  type UpdateUserInput,
+  updateUserSchema,
+} from './auth.schemas.js';
+
+@ApiTags('admin')
+@ApiBearerAuth()
+@AdminOnly()
+@Controller('admin')
+export class AdminController {
+  constructor(private readonly admin: AdminService) {}
+
+  @Get('users')
+  users(): Promise<AdminUser[]> {
+    return this.admin.listUsers();
+  }
+
+  @Patch('users/:id')
+  updateUser(@CurrentUser() actor: AuthUser, @Param('id') id: string, @ZodBody(updateUserSchema) body: UpdateUserInput): Promise<AdminUser> {
+    return this.admin.updateUser(actor, id, body);
+  }
+
+  @Get('invites')
+  invites(): Promise<Invite[]> {
+    return this.admin.listInvites();
+  }
+
+  @Post('invites')
+  createInvite(@CurrentUser() actor: AuthUser, @ZodBody(createInviteSchema) body: CreateInviteInput): Promise<CreatedInvite> {
+    return this.admin.createInvite(actor, body);
+  }
+
+  @Delete('invites/:id')
+  @HttpCode(204)
+  revokeInvite(@Param('id') id: string): Promise<void> {
+    return this.admin.revokeInvite(id);
+  }
+
+  @Get('settings')
+  settings(): Promise<InstanceSettings> {
+    return this.admin.settings();
+  }
+
+  @Patch('settings')
+  updateSettings(@ZodBody(updateSettingsSchema) body: UpdateSettingsInput): Promise<InstanceSettings> {
+    return this.admin.setRegistration(body.registration);
+  }
+
+  @Get('sqlite-grants')
+  grants(): Promise<SqliteGrant[]> {
+    return this.admin.listGrants();
+  }
+
+  @Post('sqlite-grants')
+  createGrant(@CurrentUser() actor: AuthUser, @ZodBody(createGrantSchema) body: CreateGrantInput): Promise<SqliteGrant> {
+    return this.admin.createGrant(actor, body);
+  }
+
+  @Delete('sqlite-grants/:id')
+  @HttpCode(204)
+  deleteGrant(@Param('id') id: string): Promise<void> {
+    return this.admin.deleteGrant(id);
+  }
+}

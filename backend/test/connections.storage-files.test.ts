@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,8 +31,12 @@ describe('embedded storage files are never a connection', () => {
     for (const database of [...files, path.join(dataDir, 'aigis.sqlite'), './checkpoints.sqlite', 'sub/link.sqlite', 'sub/hard.sqlite', 'sub/../master.key']) {
       const response = await api.post('/api/connections', { name: 'x', dialect: 'sqlite', database });
       expect(response.status, database).toBe(400);
-      expect(response.body.error.message).toMatch(/own database|"\.\." is not allowed/);
+      // One message for the app's own files, missing files and files this user may not use (no oracle).
+      expect(response.body.error.message).toMatch(/^database: no SQLite file ".*" that you may use under SQLITE_ROOT$|"\.\." is not allowed/);
     }
+    // The control: the first account is the admin, who may use any other file under the same root.
+    new Database(path.join(dataDir, 'plain.sqlite')).exec('CREATE TABLE t (x)').close();
+    expect((await api.post('/api/connections', { name: 'plain', dialect: 'sqlite', database: 'plain.sqlite' })).status).toBe(201);
     const listed = (await api.get('/api/connections/sqlite-files')).body.files.map((f: { path: string }) => f.path);
     expect(listed.filter((p: string) => /^(aigis|checkpoints)\.sqlite|master\.key|^sub\//.test(p))).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import type { SqlResultContent, ThreadMessage } from '@aigis/contracts';
+import type { SqlResultContent, ThreadMessage, VegaLiteSpecContent } from '@aigis/contracts';
+import { sanitizeSpec } from '../agent/charts/spec-sanitizer.js';
 import { INVALID_ARGUMENTS_KEY } from '../agent/nodes/assistant.node.js';
 import { withChartRows } from '../agent/stored-results.js';
 import { messageText } from '../agent/tools/agent-tool.js';
@@ -28,7 +29,7 @@ export function toThreadMessages(messages: BaseMessage[]): ThreadMessage[] {
         ...(message.response_metadata?.unreadable ? { unreadable: true } : {}),
       });
     } else if (ToolMessage.isInstance(message)) {
-      const artifact = withChartRows(message.artifact, lastRows);
+      const artifact = cleanChart(withChartRows(message.artifact, lastRows));
       if ((artifact as { type?: string } | undefined)?.type === 'sql_result') lastRows = (artifact as SqlResultContent).rows;
       out.push({
         id,
@@ -41,4 +42,17 @@ export function toThreadMessages(messages: BaseMessage[]): ThreadMessage[] {
     }
   }
   return out;
+}
+
+/**
+ * A chart is cleaned again on its way to the browser: one stored before the server cleaned specs (or by any
+ * path that skipped it) must not reach vega-embed with a URL in it. The injected rows are kept.
+ */
+function cleanChart(artifact: unknown): unknown {
+  if ((artifact as { type?: string } | undefined)?.type !== 'vega_lite_spec') return artifact;
+  const chart = artifact as VegaLiteSpecContent;
+  const cleaned = sanitizeSpec(chart.spec);
+  if ('error' in cleaned) return { type: 'text', text: `This chart was not shown: ${cleaned.error}.` };
+  const values = (chart.spec.data as { values?: unknown } | undefined)?.values;
+  return { ...chart, spec: { ...cleaned.value, ...(Array.isArray(values) ? { data: { values } } : {}) } };
 }

@@ -24,13 +24,13 @@ describe('review before run in Chromium (built server, scripted model, Chinook o
   let context: BrowserContext;
   let page: Page;
   let pageErrors: string[];
-  let token = '';
   let threadId = '';
   let truth: string[][] = [];
 
   const byTestId = (id: string) => page.getByTestId(id);
+  // The browser's own session: its cookie, and our Origin as the web app would send it.
   const apiCall = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${app.url}/api${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    const res = await context.request.fetch(`${app.url}/api${path}`, { method, headers: { origin: app.url }, ...(body ? { data: body } : {}) });
     return res.json();
   };
 
@@ -67,8 +67,6 @@ describe('review before run in Chromium (built server, scripted model, Chinook o
     await byTestId('auth-password').fill('correct horse battery staple');
     await byTestId('auth-submit').click();
     await byTestId('new-thread').waitFor();
-    token = (await page.evaluate(() => localStorage.getItem('aigis.token'))) ?? '';
-    expect(token).not.toBe('');
     const url = new URL(TEST_PG_URL);
     url.pathname = `/${db.name}`;
     const connection = await apiCall('POST', '/connections', { name: 'Chinook', url: url.toString() });

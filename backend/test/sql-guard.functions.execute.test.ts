@@ -180,7 +180,7 @@ describe('PostgreSQL: through the read-only executor every form is refused and n
 
   it('still runs analytics, field selection on real columns and safe built-ins', async () => {
     const response = await query(
-      "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) AS median, (t).a AS first_a, ('abc'::text).upper AS up, date_trunc('day', now()) IS NOT NULL AS ok FROM t GROUP BY (t).a ORDER BY (t).a LIMIT 1",
+      "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a) AS median, t.a AS first_a, ('abc'::text).upper AS up, date_trunc('day', now()) IS NOT NULL AS ok FROM t GROUP BY t.a ORDER BY t.a LIMIT 1",
     );
     expect(response.status).toBe(200);
     expect(response.body.rows).toEqual([{ median: 1, first_a: 1, up: 'ABC', ok: true }]);

@@ -27,6 +27,8 @@ const POSTGRES_FUNCTIONS: readonly NameRule[] = [
     why: 'runs SQL given as text',
   },
   { match: 'exact', names: ['ts_stat', 'ts_rewrite'], why: 'runs SQL given as text' },
+  // tablefunc: crosstab(text), crosstab2/3/4, connectby(…) run the SQL text they are given.
+  { match: 'prefix', names: ['crosstab', 'connectby'], why: 'runs SQL given as text' },
   { match: 'prefix', names: ['dblink', 'postgres_fdw'], why: 'connects to another database' },
   { match: 'prefix', names: ['pg_sleep'], why: 'sleeps' },
   {

@@ -56,3 +56,15 @@ export function fieldSelectionRefusal(name: string): string | undefined {
 export function tablesampleRefusal(method: string): string | undefined {
   return TABLESAMPLE_METHODS.includes(method) ? undefined : reasons.deniedFunction(method, 'not a known TABLESAMPLE method');
 }
+
+/**
+ * `(expr).name`: on a row value it selects a field, on anything else PostgreSQL calls name(expr). A static
+ * guard cannot tell which, and analytics rarely select fields of a parenthesised expression, so the name
+ * must be a function a query may call anyway (the allowlist, or one the owner allowed); `(expr).*` stays.
+ */
+export function expressionFieldRefusal(name: string, ownerAllowed: ReadonlySet<string>): string | undefined {
+  const known = knownRefusal({ name });
+  if (known) return known;
+  if (ALLOWED.has(name) || ownerAllowed.has(name)) return undefined;
+  return reasons.expressionField(name);
+}

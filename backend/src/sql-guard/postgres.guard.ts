@@ -3,7 +3,7 @@ import { walkAst } from './ast-walk.js';
 import { deniedRelation } from './denylist.js';
 import { accept, reject, type DialectGuard, type GuardOptions } from './dialect-guard.js';
 import { normaliseAllowedFunctions } from './allowed-functions.js';
-import { fieldSelectionRefusal, functionCallRefusal, tablesampleRefusal } from './postgres-functions.js';
+import { expressionFieldRefusal, fieldSelectionRefusal, functionCallRefusal, tablesampleRefusal } from './postgres-functions.js';
 import type { Token } from './lexer.js';
 import { reasons } from './reasons.js';
 import type { GuardVerdict } from './sql-guard.js';
@@ -128,6 +128,12 @@ function qualifiedName(list: unknown): { schema?: string; name: string } | undef
   return typeof schema === 'string' ? { schema, name } : { name };
 }
 
+/** The names of a ColumnRef's fields or an indirection's items (stars and subscripts left out). */
+function fieldNames(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((item) => ((item as Json).String as Json | undefined)?.sval).filter((name): name is string => typeof name === 'string');
+}
+
 /**
  * Every way a query invokes a function: a call (FuncCall, including ROWS FROM and functions in FROM),
  * field notation (`rel.name` as a ColumnRef, `(expr).name` as A_Indirection: PostgreSQL runs name(arg)
@@ -140,18 +146,25 @@ function functionViolation(key: string, value: unknown, ownerAllowed: ReadonlySe
   }
   if (key === 'ColumnRef') {
     // rel.func, schema.rel.func and rel.func.field: every name after the first may name a function on the row.
-    const fields = ((value as Json).fields as Json[] | undefined) ?? [];
-    for (const field of fields.slice(1)) {
-      const name = (field.String as Json | undefined)?.sval;
-      const refusal = typeof name === 'string' ? fieldSelectionRefusal(name) : undefined;
+    const names = fieldNames((value as Json).fields);
+    // A known unsafe name anywhere is reported by its own name first.
+    for (const name of names.slice(1)) {
+      const refusal = fieldSelectionRefusal(name);
       if (refusal) return refusal;
     }
     return undefined;
   }
   if (key === 'A_Indirection') {
-    for (const item of ((value as Json).indirection as Json[] | undefined) ?? []) {
-      const field = (item.String as Json | undefined)?.sval;
-      const refusal = typeof field === 'string' ? fieldSelectionRefusal(field) : undefined;
+    const names = fieldNames((value as Json).indirection);
+    for (const name of names) {
+      const refusal = fieldSelectionRefusal(name);
+      if (refusal) return refusal;
+    }
+    // A refused call inside the expression is the better reason: report it by its name first.
+    const inner = walkAst((value as Json).arg, (k, v) => (k === 'FuncCall' ? functionViolation(k, v, ownerAllowed) : undefined));
+    if (inner) return inner;
+    for (const name of names) {
+      const refusal = expressionFieldRefusal(name, ownerAllowed);
       if (refusal) return refusal;
     }
     return undefined;

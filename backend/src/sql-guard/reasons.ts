@@ -18,6 +18,8 @@ export const reasons = {
   lockingClause: (clause: string) => `locking clause ${clause} is not allowed: a read-only query takes no row locks`,
   explainAnalyze: () => `EXPLAIN ANALYZE is not allowed: it executes the statement; ${READ_ONLY_RULE}`,
   deniedFunction: (name: string, why: string) => `function ${name} is not allowed (${why})`,
+  expressionField: (name: string) =>
+    `SQL rejected: (…).${name} is not allowed: on a value that is not a row PostgreSQL would call a function ${name}(…), which is not on the list of functions safe for analytics; select the field another way, or ask the connection's owner to allow ${name} by name`,
   notAllowedFunction: (name: string) =>
     `function ${name} is not allowed (not a built-in function known to be safe for read-only queries; ` +
     'the connection’s owner can allow a function of their own by name)',

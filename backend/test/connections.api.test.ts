@@ -82,6 +82,17 @@ describe('connections over HTTP', () => {
     expect(target.password).toBe(SECRET);
   });
 
+  it('answers 400, not 500, for a URL with a malformed percent-escape (red-team finding)', async () => {
+    const created = await alice.post('/api/connections', { name: 'ok', url: pgUrl() });
+    for (const url of ['postgres://a:%zz@h/d', 'postgres://%zz@h/d', 'postgres://a@h/%zz', 'mysql://a:%E0%A4%A@h/d']) {
+      const response = await alice.post('/api/connections', { name: 'x', url });
+      expect(response.status, url).toBe(400);
+      expect(response.body.error.code).toBe('VALIDATION_FAILED');
+      const patched = await alice.patch(`/api/connections/${created.body.id}`, { url });
+      expect(patched.status, url).toBe(400);
+    }
+  });
+
   it('answers 404 for another user’s connection on every route', async () => {
     const [mine] = (await alice.get('/api/connections')).body;
     for (const [method, suffix, body] of [

@@ -153,6 +153,15 @@ export interface ConnectionSpec {
 
 export class ConnectionInputError extends Error {}
 
+/** A percent-encoded part of a URL; a malformed escape (`%zz`) is the user's input error, not a crash. */
+function decodeUrlPart(text: string, what: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new ConnectionInputError(`url: the ${what} has a malformed percent-escape (write % as %25)`);
+  }
+}
+
 /** Parses postgres://, postgresql://, mysql://, mariadb:// and sqlite: URLs (user and password percent-decoded). */
 export function parseConnectionUrl(url: string): Omit<ConnectionSpec, 'name'> {
   const sqlite = /^sqlite:(\/\/)?(.+)$/i.exec(url);
@@ -168,7 +177,7 @@ export function parseConnectionUrl(url: string): Omit<ConnectionSpec, 'name'> {
     scheme === 'postgres' || scheme === 'postgresql' ? 'postgres' : scheme === 'mysql' || scheme === 'mariadb' ? 'mysql' : undefined;
   if (!dialect) throw new ConnectionInputError(`url: unsupported scheme "${scheme}:" (use postgres://, mysql://, mariadb:// or sqlite:)`);
   if (!parsed.hostname) throw new ConnectionInputError('url: the host is missing');
-  const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || null;
+  const database = decodeUrlPart(parsed.pathname.replace(/^\//, ''), 'database') || null;
   if (dialect === 'postgres' && !database) throw new ConnectionInputError('url: the database name is missing (…/database)');
   const sslMode = sslModeFromUrl(parsed.searchParams);
   return {
@@ -176,8 +185,8 @@ export function parseConnectionUrl(url: string): Omit<ConnectionSpec, 'name'> {
     host: parsed.hostname.replace(/^\[|\]$/g, ''),
     port: parsed.port ? Number(parsed.port) : DEFAULT_PORT[dialect],
     database,
-    user: parsed.username ? decodeURIComponent(parsed.username) : null,
-    password: parsed.password ? decodeURIComponent(parsed.password) : null,
+    user: parsed.username ? decodeUrlPart(parsed.username, 'user') : null,
+    password: parsed.password ? decodeUrlPart(parsed.password, 'password') : null,
     sslMode,
     sslCa: null,
   };

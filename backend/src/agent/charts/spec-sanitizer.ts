@@ -78,7 +78,7 @@ function view(node: Record<string, unknown>, depth: number): Spec {
       if (Array.isArray(value)) out[key] = value.filter(isObject).flatMap(transform);
     } else if (key === 'params') {
       if (Array.isArray(value)) out[key] = value.filter(isObject).map(param);
-    } else {
+    } else if (!loadsSomething(value)) {
       out[key] = plain(value, 0);
     }
   }
@@ -126,14 +126,24 @@ function param(node: Record<string, unknown>): Record<string, unknown> {
  */
 function plain(value: unknown, depth: number): unknown {
   if (depth > MAX_JSON_DEPTH) throw new Refused(`the spec is nested more than ${MAX_JSON_DEPTH} levels deep`);
-  if (Array.isArray(value)) return value.map((item) => plain(item, depth + 1));
+  if (Array.isArray(value)) return value.filter((item) => !loadsSomething(item)).map((item) => plain(item, depth + 1));
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    if (URL_KEYS.has(key) || key === '__proto__') continue;
+    if (URL_KEYS.has(key) || key === '__proto__' || loadsSomething(item)) continue;
     out[key] = plain(item, depth + 1);
   }
   return out;
+}
+
+/**
+ * A colour or style string the SVG renderer would resolve by fetching: `url(http://…)` as a fill or stroke
+ * (a red-team test saw Chromium try), `image-set(…)`, `@import`. Such values are dropped like URL keys.
+ */
+const FETCHING_STYLE = /url\s*\(|image-set\s*\(|@import/i;
+
+function loadsSomething(value: unknown): boolean {
+  return typeof value === 'string' && FETCHING_STYLE.test(value);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

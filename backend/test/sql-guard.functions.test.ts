@@ -255,3 +255,19 @@ describe('PostgreSQL: legitimate field selection and analytics keep working', ()
     });
   }
 });
+
+describe('server activity and settings are not readable (red-team finding)', () => {
+  for (const [dialect, sql] of [
+    ['postgres', 'SELECT query FROM pg_stat_activity'],
+    ['postgres', 'SELECT query FROM pg_catalog.pg_stat_activity'],
+    ['postgres', "SELECT setting FROM pg_settings WHERE name = 'data_directory'"],
+    ['postgres', 'SELECT * FROM "PG_SETTINGS"'],
+    ['mysql', 'SELECT info FROM information_schema.processlist'],
+    ['mysql', 'SELECT sql_text FROM performance_schema.events_statements_history'],
+  ] as const) {
+    it(`refuses ${dialect}: ${sql}`, async () => {
+      const verdict = await guard.check(dialect, sql);
+      expect(verdict).toMatchObject({ ok: false });
+    });
+  }
+});

@@ -137,7 +137,12 @@ const POSTGRES_RELATIONS: readonly NameRule[] = [
   { match: 'exact', names: ['pg_hba_file_rules', 'pg_ident_file_mappings', 'pg_file_settings'], why: 'server configuration files' },
   // Raw sampled values of every column, including tables the role may not read.
   { match: 'exact', names: ['pg_statistic'], why: 'raw column statistics' },
+  // Other sessions' SQL text (the app's own included) and the server's settings (paths, libraries).
+  { match: 'exact', names: ['pg_stat_activity', 'pg_stat_statements', 'pg_settings', 'pg_config'], why: 'server activity and settings' },
 ];
+
+/** MySQL/MariaDB: other sessions' statements (information_schema.processlist, performance_schema). */
+const MYSQL_ACTIVITY_TABLES = new Set(['processlist']);
 
 /** MySQL/MariaDB tables in the `mysql` schema that hold accounts and password hashes. */
 const MYSQL_CREDENTIAL_TABLES = new Set(['user', 'global_priv', 'password_history', 'slave_master_info', 'slave_relay_log_info']);
@@ -176,6 +181,9 @@ export function deniedRelation(
   }
   if (dialect === 'mysql' && schema?.toLowerCase() === 'mysql') {
     return { shown: `mysql.${lower}`, why: MYSQL_CREDENTIAL_TABLES.has(lower) ? 'credential catalog' : 'MySQL system schema' };
+  }
+  if (dialect === 'mysql' && (schema?.toLowerCase() === 'performance_schema' || (schema?.toLowerCase() === 'information_schema' && MYSQL_ACTIVITY_TABLES.has(lower)))) {
+    return { shown: `${schema!.toLowerCase()}.${lower}`, why: 'server activity' };
   }
   return undefined;
 }

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectAdapter } from '../src/connections/dialects/dialect-adapter.js';
 import { createAdapter } from '../src/connections/dialects/index.js';
+import { toJsonSafe } from '../src/connections/dialects/json-safe.js';
 import { createMysqlDatabase, createPgDatabase, type MysqlDatabase, type PgDatabase, pgTarget, sqliteTarget } from './support/fixtures.js';
 
 const SETTINGS = { connectTimeoutMs: 5000, poolMax: 2 };
@@ -173,3 +174,28 @@ describe('sqlite values', () => {
     expectJsonStable(rows);
   });
 });
+
+describe('deeply nested JSON (red-team finding: 4,000 levels broke a thread for good)', () => {
+  const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+
+  it('postgres: json and jsonb nested past the limit come back as their text, shallower ones parsed', async () => {
+    const a = open(pgDb.target({ id: 'deep-pg' }));
+    const result = await a.executeReadOnly(`SELECT '${deep(4000)}'::json AS j, '${deep(4000)}'::jsonb AS jb, '${deep(3)}'::jsonb AS shallow`, RUN);
+    const [row] = rowsOf(result);
+    expect(typeof row.j).toBe('string');
+    expect(typeof row.jb).toBe('string');
+    expect(row.shallow).toEqual([[[]]]);
+    expectJsonStable([row]);
+  });
+
+  it('a parsed value nested past the limit (as mysql2 hands MySQL 8 JSON over) is not walked', () => {
+    let value: unknown = [];
+    for (let i = 0; i < 5000; i++) value = [value];
+    expect(toJsonSafe(value)).toMatch(/nested more than 64 levels/);
+    expect(toJsonSafe([[[]]])).toEqual([[[]]]);
+  });
+});
+
+function rowsOf(result: { columns: string[]; rows: unknown[] }): Record<string, unknown>[] {
+  return result.rows.map((r) => (Array.isArray(r) ? Object.fromEntries(result.columns.map((c, i) => [c, r[i]])) : (r as Record<string, unknown>)));
+}

@@ -62,8 +62,46 @@ export function normalizeDecimal(text: string): string {
   return sign === '-' && body !== '0' ? `-${body}` : body;
 }
 
+/**
+ * JSON nested deeper than this travels as text: every later step (the answer, checkpoints, the browser) walks
+ * values recursively, and a red-team test broke a thread for good with `repeat('[', 4000)::json`.
+ */
+export const MAX_JSON_NESTING = 64;
+
+/** How deep arrays and objects nest in a value, counted without recursion (stops past `limit`). */
+export function nestingDepth(value: unknown, limit = MAX_JSON_NESTING): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** A json/jsonb cell's text, parsed unless it nests too deep (then it stays the JSON text it is). */
+export function parseJsonText(text: string): JsonValue {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  return nestingDepth(parsed) > MAX_JSON_NESTING ? text : (parsed as JsonValue);
+}
+
 /** Any driver value → JSON-safe value (see the module comment). */
 export function toJsonSafe(value: unknown): JsonValue {
+  if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array) && !(value instanceof Date) && nestingDepth(value) > MAX_JSON_NESTING) {
+    return `[JSON nested more than ${MAX_JSON_NESTING} levels deep, not shown]`;
+  }
+  return toJsonSafeWithin(value);
+}
+
+function toJsonSafeWithin(value: unknown): JsonValue {
   if (value === null || value === undefined) return null;
   switch (typeof value) {
     case 'string':
@@ -80,9 +118,9 @@ export function toJsonSafe(value: unknown): JsonValue {
   }
   if (value instanceof Uint8Array) return bytesToJson(value) as unknown as JsonValue;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (Array.isArray(value)) return value.map(toJsonSafe);
+  if (Array.isArray(value)) return value.map(toJsonSafeWithin);
   const out: Record<string, JsonValue> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = toJsonSafe(v);
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = toJsonSafeWithin(v);
   return out;
 }
 

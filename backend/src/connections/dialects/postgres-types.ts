@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { bigintToJson, bytesToJson, decimalToJson, floatToJson, timestamptzToIso } from './json-safe.js';
+import { bigintToJson, bytesToJson, decimalToJson, floatToJson, parseJsonText, timestamptzToIso } from './json-safe.js';
 import { cutText, utf8Bytes } from './result-budget.js';
 
 type Parser = (text: string) => unknown;
@@ -37,8 +37,8 @@ const scalarParsers: Record<number, Parser> = {
   [OID.date]: identity,
   [OID.timestamp]: identity,
   [OID.timestamptz]: timestamptzToIso,
-  [OID.json]: (t) => JSON.parse(t),
-  [OID.jsonb]: (t) => JSON.parse(t),
+  [OID.json]: parseJsonText,
+  [OID.jsonb]: parseJsonText,
   [OID.bytea]: (t) => bytesToJson(parseBytea(t)),
 };
 

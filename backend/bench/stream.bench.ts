@@ -331,7 +331,7 @@ async function main(): Promise<void> {
       for (const node of [compareNode, process.execPath]) {
         const version = execFileSync(node, ['--version']).toString().trim();
         const other = await startServer(
-          { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-bench-')), DATABASE_URL: storageUrl.toString(), MASTER_ENCRYPTION_KEY: 'ef'.repeat(32), CONNECTION_ALLOW_HOSTS: '127.0.0.1,localhost', LM_STUDIO_ENDPOINT: fake.url, DEFAULT_MODEL: 'qwen3-8b', POOL_MAX: '20', DEMO_DATABASE: 'false', ...ONE_USER_UNLIMITED },
+          { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-bench-')), DATABASE_URL: storageUrl.toString(), MASTER_ENCRYPTION_KEY: 'ef'.repeat(32), CONNECTION_ALLOW_HOSTS: '127.0.0.1,localhost', REGISTRATION: 'open', LM_STUDIO_ENDPOINT: fake.url, DEFAULT_MODEL: 'qwen3-8b', POOL_MAX: '20', DEMO_DATABASE: 'false', ...ONE_USER_UNLIMITED },
           node,
         );
         servers.push(other);

@@ -46,7 +46,7 @@ describe('SQLite files per user', () => {
   it('lets a member use their own folder and the demo store, and nothing else; missing and forbidden look the same', async () => {
     expect((await connect(alice, `${aliceId}/mine.sqlite`)).status).toBe(201);
     const demo = (await alice.get('/api/connections')).body.find((c: { is_demo: boolean }) => c.is_demo);
-    expect(demo).toBeDefined();
+    expect(demo).toMatchObject({ dialect: 'sqlite', is_demo: true, id: expect.any(String) });
     expect((await alice.post(`/api/connections/${demo.id}/query`, { sql: 'SELECT COUNT(*) AS n FROM customers' })).status).toBe(200);
 
     const messages: string[] = [];

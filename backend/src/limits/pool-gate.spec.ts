@@ -74,7 +74,10 @@ describe('PoolGate and BackendBudget', () => {
     const waiting = b.checkout();
     await tick();
     a.pool.release(busy[0]);
-    await expect(waiting).resolves.toBeDefined();
+    // The waiting request got a new connection of pool b, not the one given back to pool a.
+    const got = await waiting;
+    expect(b.pool.all.has(got as object)).toBe(true);
+    expect(got).not.toBe(busy[0]);
     expect([a.pool.all.size, b.pool.all.size]).toEqual([1, 1]);
     a.pool.close(busy[1]);
     await tick();

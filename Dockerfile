@@ -3,6 +3,7 @@ FROM node:24-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY contracts/package.json contracts/
+COPY test-support/package.json test-support/
 COPY backend/package.json backend/
 COPY frontend/package.json frontend/
 RUN npm ci

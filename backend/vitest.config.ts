@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],
   test: {
-    include: ['src/**/*.spec.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.spec.ts', 'eval/**/*.spec.ts', 'test/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,

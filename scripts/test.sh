@@ -11,6 +11,8 @@ export npm_config_nodedir="$node_dir"
 bash scripts/system-setup.sh
 
 npm run build
+npm run lint
 npm run test -w contracts
+npm run test -w test-support
 npm run test -w backend
 npm run test -w frontend

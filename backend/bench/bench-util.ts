@@ -69,18 +69,18 @@ export function processStats(pid: number): { cpuMs: number; rssMb: number; peakR
 }
 
 /** Starts the built API (dist/src/main.js) as its own process, so its CPU and memory are its own. */
-export async function startServer(env: Record<string, string>, node = process.execPath): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+export async function startServer(env: Record<string, string>, node = process.execPath, extraNodeArgs: string[] = []): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const main = path.resolve(here, '../src/main.js');
   const port = await freePort();
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server during a run.
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), ...extraNodeArgs];
   const child = spawn(node, [...nodeArgs, main], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + 300_000; // generous: a loaded machine starts slowly
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before it answered /api/health`);
     try {
@@ -90,7 +90,7 @@ export async function startServer(env: Record<string, string>, node = process.ex
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the server did not answer ${url}/api/health within 120 s`);
+      throw new Error(`the server did not answer ${url}/api/health within 300 s`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { loadGoldCorpora, type GoldCorpus } from '../src/sql-guard/gold-corpora.js';
 import { ParserSqlGuard } from '../src/sql-guard/index.js';
 import { parseWith, type Grammar } from '../src/sql-guard/node-sql-parser.js';
-import { sharedPath } from '../test/support/env.js';
+import { sharedPath } from '@aigis/test-support/env';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 

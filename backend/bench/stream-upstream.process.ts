@@ -2,7 +2,7 @@
  * The scripted upstream of the stream benchmark, in its own process so that its work (and the
  * clients') does not run on the API server's event loop or the clients' one. Controlled over IPC.
  */
-import { reply, startFakeOpenAI, type FakeRequest } from '../test/support/fake-openai.js';
+import { reply, startFakeOpenAI, type FakeRequest } from '@aigis/test-support/fake-openai';
 
 export const STAMP = '@@T@@';
 

@@ -17,10 +17,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StreamEvent } from '@aigis/contracts';
 import { ApiClient } from '../test/support/api-client.js';
-import { TEST_PG_URL } from '../test/support/env.js';
+import { TEST_PG_URL } from '@aigis/test-support/env';
 import { createPgDatabase, loadPgChinook } from '../test/support/fixtures.js';
 import { streamMessage } from '../test/support/sse-client.js';
 import { fmt, median, percentile, processStats, startServer } from './bench-util.js';
+import { grouped, monotonicUs, readProfile, summarize } from './cpu-profile.js';
 import type { UpstreamScript } from './stream-upstream.process.js';
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100);
@@ -144,6 +145,8 @@ async function turn(target: Target, threadId: string, question: string): Promise
 }
 
 interface CpuCosts {
+  /** The one-at-a-time turns on the monotonic clock (µs), for BENCH_PROFILE. */
+  turnWindow: [number, number];
   perTokenUs: number;
   relayed: number;
   relayCpuMs: number;
@@ -164,9 +167,11 @@ async function cpuCosts(target: Target, bench: Bench): Promise<CpuCosts> {
   await bench.fake.use({ tokens: 20, tokensPerSecond: TOKENS_PER_SECOND, withTool: true });
   const idle: TurnTiming[] = [];
   const idleCpuBefore = processStats(target.pid).cpuMs;
+  const windowStart = monotonicUs();
   for (const t of target.threads.slice(0, 20)) idle.push(await turn(target, t, 'how many tracks are there?'));
+  const turnWindow: [number, number] = [windowStart, monotonicUs()];
   const perTurnMs = (processStats(target.pid).cpuMs - idleCpuBefore) / idle.length;
-  return { perTokenUs: (relayCpuMs * 1000) / relayed, relayed, relayCpuMs, perTurnMs, idle };
+  return { turnWindow, perTokenUs: (relayCpuMs * 1000) / relayed, relayed, relayCpuMs, perTurnMs, idle };
 }
 
 interface LoadResult {
@@ -255,7 +260,9 @@ async function main(): Promise<void> {
     const capacityMax = CAPACITY_MAX;
     const workers = process.env.BENCH_WORKERS ?? '1';
     console.log(`API workers: ${workers} (BENCH_WORKERS), ${CONVERSATIONS} conversations, ${ANSWER_TOKENS} tokens at ${TOKENS_PER_SECOND} tokens/s`);
-    const server = await startServer({ DATA_DIR: dataDir, LM_STUDIO_ENDPOINT: fake.url, DEFAULT_MODEL: 'qwen3-8b', POOL_MAX: '20', DEMO_DATABASE: 'false', WORKERS: workers, ...ONE_USER_UNLIMITED });
+    // BENCH_PROFILE=1: the server runs under --cpu-prof and the one-at-a-time turns are broken down by owner.
+    const profileDir = process.env.BENCH_PROFILE === '1' ? fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-prof-')) : undefined;
+    const server = await startServer({ DATA_DIR: dataDir, LM_STUDIO_ENDPOINT: fake.url, DEFAULT_MODEL: 'qwen3-8b', POOL_MAX: '20', DEMO_DATABASE: 'false', WORKERS: workers, ...ONE_USER_UNLIMITED }, process.execPath, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
     servers.push(server);
     const target = await prepare(server.url, server.child.pid!, bench, 20);
 
@@ -263,8 +270,10 @@ async function main(): Promise<void> {
     const verdicts: string[] = [];
     // BENCH_ONLY_LOAD=1 skips the CPU phases (to profile the concurrent run alone).
     const onlyLoad = process.env.BENCH_ONLY_LOAD === '1';
+    let turnWindow: [number, number] | undefined;
     if (!onlyLoad) {
       const costs = await cpuCosts(target, bench);
+      turnWindow = costs.turnWindow;
       rows.push(
         ['server CPU per relayed token (10 × 2,000 tokens, unpaced)', `${fmt(costs.perTokenUs, 1)} µs (${costs.relayed} tokens, ${fmt(costs.relayCpuMs, 0)} ms CPU)`],
         ['server CPU per turn (ask_database + 20-token answer, one at a time)', `${fmt(costs.perTurnMs, 1)} ms`],
@@ -339,6 +348,22 @@ async function main(): Promise<void> {
         rows.push([`Node ${version}, server mode: CPU per relayed token / per turn`, `${fmt(costs.perTokenUs, 1)} µs / ${fmt(costs.perTurnMs, 1)} ms`]);
         await other.stop();
       }
+    }
+
+    if (profileDir && turnWindow) {
+      await server.stop();
+      const file = fs.readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+      if (!file) throw new Error(`no CPU profile in ${profileDir}`);
+      const summary = summarize(readProfile(path.join(profileDir, file)), ...turnWindow);
+      const turns = 20;
+      console.log(`\nWhere a turn's CPU goes (--cpu-prof, ${turns} one-at-a-time turns, ${fmt(summary.busyMs / turns, 1)} ms sampled per turn; profile in ${profileDir}):`);
+      for (const [group, ms] of grouped(summary.byOwner)) console.log(`  ${fmt((ms / summary.busyMs) * 100, 1).padStart(5)}%  ${fmt(ms / turns, 1).padStart(6)} ms/turn  ${group}`);
+      console.log('  by owner (top 20):');
+      for (const [owner, ms] of summary.byOwner.slice(0, 20)) console.log(`    ${fmt((ms / summary.busyMs) * 100, 1).padStart(5)}%  ${owner}`);
+      console.log('  by function, self time (top 25):');
+      for (const [name, ms] of summary.byFunction.slice(0, 25)) console.log(`    ${fmt((ms / summary.busyMs) * 100, 1).padStart(5)}%  ${name}`);
+      console.log('  our code, by function (top 15):');
+      for (const [name, ms] of summary.byFunction.filter(([n]) => n.includes('[ours:')).slice(0, 15)) console.log(`    ${fmt((ms / summary.busyMs) * 100, 2).padStart(5)}%  ${name}`);
     }
 
     const width = Math.max(...rows.map(([k]) => k.length));

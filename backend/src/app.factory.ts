@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NestFactory } from '@nestjs/core';
@@ -7,7 +8,8 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
-import { toAppError } from './common/exception.filter.js';
+import { toAppError } from './exception.filter.js';
+import { documentErrors } from './common/openapi.js';
 import { securityHeaders } from './common/security-headers.js';
 import type { AppConfig } from './config/env.schema.js';
 
@@ -42,6 +44,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(...securityHeaders({ trustProxy: config.TRUST_PROXY }));
   // X-Forwarded-For/-Proto/-Host are believed only from the one reverse proxy TRUST_PROXY says is in front.
   app.set('trust proxy', config.TRUST_PROXY ? 1 : false);
+  // A knowledge file may be larger than any other body; the general limit stays 1 MB (a parsed body is skipped by the next parser).
+  app.useBodyParser('json', { limit: config.KNOWLEDGE_IMPORT_MAX_BYTES, type: isKnowledgeImport });
   app.useBodyParser('json', { limit: '1mb' });
   // Body-parser errors (bad JSON, too large) happen before Nest's filter sees the request.
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
@@ -52,14 +56,16 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.setGlobalPrefix('api');
   if (config.CORS_ORIGIN) app.enableCors({ origin: config.CORS_ORIGIN.split(',').map((s) => s.trim()) });
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Aigis API')
-      .setDescription('Chat with your own database. Errors are `{error:{code,message}}`. Streams are text/event-stream.')
-      .setVersion('0.1.0')
-      .addBearerAuth()
-      .build(),
+  const document = documentErrors(
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Aigis API')
+        .setDescription('Chat with your own database. Errors are `{error:{code,message}}`. Streams are text/event-stream.')
+        .setVersion('0.1.0')
+        .addBearerAuth()
+        .build(),
+    ),
   );
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs/openapi.json' });
 
@@ -75,6 +81,12 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   }
   app.enableShutdownHooks();
   return app;
+}
+
+const KNOWLEDGE_IMPORT_PATH = /^\/api\/connections\/[^/?#]+\/knowledge\/import(?:\?|$)/;
+
+function isKnowledgeImport(req: IncomingMessage): boolean {
+  return req.method === 'POST' && KNOWLEDGE_IMPORT_PATH.test(req.url ?? '') && /^application\/json\b/i.test(req.headers['content-type'] ?? '');
 }
 
 function immutableAssets(res: Response, file: string): void {

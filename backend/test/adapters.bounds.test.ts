@@ -116,7 +116,7 @@ describe('sqlite: values are cut in the SQLite process, before they cross to the
   it('never sends a message larger than the budgets allow, even for three multi-megabyte values', async () => {
     const adapter = adapters.sqlite;
     await adapter.executeReadOnly('SELECT 1', RUN);
-    const child = (adapter as unknown as { child: ChildProcess }).child;
+    const child = (adapter as unknown as { sqlite: { child: ChildProcess } }).sqlite.child;
     const sizes: number[] = [];
     const measure = (message: unknown) => sizes.push(v8.serialize(message).length);
     child.on('message', measure);

@@ -69,13 +69,13 @@ describe('AdapterCache', () => {
   });
 
   it('closes adapters idle longer than idleMs, and only those', async () => {
-    let now = 0;
+    let now = 1_000_000;
     const { created, factory } = recordingFactory();
     const cache = new AdapterCache({ maxEntries: 10, idleMs: 1000, factory, now: () => now });
     cache.get(target('idle'), SETTINGS);
-    now = 600;
+    now += 600;
     cache.get(target('busy'), SETTINGS);
-    now = 1200;
+    now += 600;
     cache.get(target('busy'), SETTINGS);
     await cache.sweep();
     expect(created.map((c) => [c.id, c.closed])).toEqual([
@@ -131,6 +131,27 @@ describe('AdapterCache with a real pool', () => {
     await Promise.all([1, 2].map(() => adapter.executeReadOnly('SELECT pg_sleep(0.1)', { maxRows: 1, timeoutMs: 5000 })));
     expect(await openConnections()).toBe(2);
     await cache.evict('real');
+    for (let i = 0; i < 20 && (await openConnections()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await openConnections()).toBe(0);
+    await cache.closeAll();
+  });
+
+  it('a pool pushed out of the cache (one entry too many) or expired is closed: its connections leave the server', async () => {
+    let now = 1_000_000;
+    const cache = new AdapterCache({ maxEntries: 1, idleMs: 60_000, now: () => now });
+    const first = cache.get(db.target({ id: 'first' }), SETTINGS);
+    await first.executeReadOnly('SELECT 1', { maxRows: 1, timeoutMs: 5000 });
+    expect(await openConnections()).toBe(1);
+    const second = cache.get(db.target({ id: 'second' }), SETTINGS);
+    await cache.sweep(); // waits for the pools being closed
+    expect(cache.size).toBe(1);
+    await expect(first.executeReadOnly('SELECT 1', { maxRows: 1, timeoutMs: 5000 })).rejects.toMatchObject({ code: 'CONNECTION_FAILED' });
+    await second.executeReadOnly('SELECT 1', { maxRows: 1, timeoutMs: 5000 });
+    for (let i = 0; i < 20 && (await openConnections()) > 1; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await openConnections()).toBe(1);
+    now += 60_001;
+    await cache.sweep();
+    expect(cache.size).toBe(0);
     for (let i = 0; i < 20 && (await openConnections()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await openConnections()).toBe(0);
     await cache.closeAll();

@@ -5,7 +5,7 @@ import { createAdapter } from '../src/connections/dialects/index.js';
 import { uniqueColumnNames } from '../src/connections/dialects/json-safe.js';
 import { renderSchemaMarkdown } from '../src/connections/introspection/schema-markdown.js';
 import { ParserSqlGuard } from '../src/sql-guard/parser-sql-guard.js';
-import { sharedPath } from './support/env.js';
+import { sharedPath } from '@aigis/test-support/env';
 import { createPgDefogDatabases, DEFOG_DATABASES, type DefogDatabase, type PgDatabase } from './support/fixtures.js';
 
 /** One question of defog sql-eval with every gold variant and what it returned on PostgreSQL 15. */

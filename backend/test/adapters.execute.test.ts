@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/common/app-error.js';
 import type { DialectAdapter, ExecuteOptions } from '../src/connections/dialects/dialect-adapter.js';
 import { createAdapter } from '../src/connections/dialects/index.js';
-import { SqliteAdapter } from '../src/connections/dialects/sqlite.adapter.js';
+import { SqliteAdapter } from '../src/connections/dialects/sqlite/sqlite.adapter.js';
 import {
   createMysqlDatabase,
   createPgDatabase,

@@ -6,7 +6,7 @@ import { createAdapter } from '../src/connections/dialects/index.js';
 import { HostResolver } from '../src/connections/reach/host-resolver.js';
 import { TargetPolicy } from '../src/connections/reach/target-policy.js';
 import { ApiClient } from './support/api-client.js';
-import { TEST_PG_URL } from './support/env.js';
+import { TEST_PG_URL } from '@aigis/test-support/env';
 import { pgTarget } from './support/fixtures.js';
 import { pgTlsFront, selfSignedCertificate, type SelfSigned } from './support/pg-tls-front.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

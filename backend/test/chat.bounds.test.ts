@@ -5,10 +5,10 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelRegistry } from '../src/llm/model-registry.js';
 import { ApiClient } from './support/api-client.js';
-import { sharedPath, TEST_PG_URL } from './support/env.js';
-import { startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
+import { sharedPath, TEST_PG_URL } from '@aigis/test-support/env';
+import { startFakeOpenAI, type FakeOpenAI } from '@aigis/test-support/fake-openai';
 import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
-import { analystResponder } from './support/scripted-analyst.js';
+import { analystResponder } from '@aigis/test-support/scripted-analyst';
 import { streamMessage } from './support/sse-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -172,10 +172,11 @@ describe('deleting a thread', () => {
     const sizeOf = () => fs.statSync(file).size + (fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0);
     const before = sizeOf();
     expect(before).toBeGreaterThan(3_000_000);
-    // Superseded checkpoints (each holding the whole conversation) are gone as each turn starts.
+    // Superseded checkpoints (each holding the whole conversation) are gone as each turn starts: what is left is the
+    // previous turn's last, and the last turn's start (its `SQL:` call) and end (its result).
     const kept = checkpoints();
     try {
-      expect(kept.prepare('SELECT count(*) FROM checkpoints WHERE thread_id = ?').pluck().get(threadId)).toBe(2);
+      expect(kept.prepare('SELECT count(*) FROM checkpoints WHERE thread_id = ?').pluck().get(threadId)).toBe(3);
     } finally {
       kept.close();
     }
@@ -221,7 +222,8 @@ describe('server mode: PostgreSQL checkpoints', () => {
       const answer = await streamMessage(server.url, client.token!, threadId, `SQL: SELECT ${HUGE(CELL * 2)} AS a, ${i} AS i`);
       expect(answer.events.at(-1)!.type).toBe('end');
     }
-    expect(await count('checkpoints', threadId)).toBe(2);
+    // The previous turn's last checkpoint, and the last turn's start and end.
+    expect(await count('checkpoints', threadId)).toBe(3);
     // Every blob left is named by a kept checkpoint.
     const orphans = await storage.query<{ n: string }>(
       `SELECT count(*) AS n FROM aigis_checkpoints.checkpoint_blobs b WHERE b.thread_id = $1 AND NOT EXISTS (

@@ -5,10 +5,10 @@ import { compile } from 'vega-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelRegistry } from '../src/llm/model-registry.js';
 import { ApiClient } from './support/api-client.js';
-import { TEST_MYSQL_URL, TEST_PG_URL } from './support/env.js';
-import { reply, startFakeOpenAI, type FakeOpenAI, type FakeRequest } from './support/fake-openai.js';
+import { TEST_MYSQL_URL, TEST_PG_URL } from '@aigis/test-support/env';
+import { reply, startFakeOpenAI, type FakeOpenAI } from '@aigis/test-support/fake-openai';
 import { createMysqlDatabase, createPgDatabase, loadMysqlChinook, loadPgChinook, type MysqlDatabase, type PgDatabase } from './support/fixtures.js';
-import { analystResponder, dialectOf, SQL_WRITER_MARK } from './support/scripted-analyst.js';
+import { analystResponder, dialectOf, SQL_WRITER_MARK } from '@aigis/test-support/scripted-analyst';
 import { streamMessage } from './support/sse-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

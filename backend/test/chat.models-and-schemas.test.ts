@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { StreamEvent } from '@aigis/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api-client.js';
-import { sharedPath } from './support/env.js';
-import { reply, startFakeOpenAI, startSilentServer, type FakeOpenAI } from './support/fake-openai.js';
+import { sharedPath } from '@aigis/test-support/env';
+import { reply, startFakeOpenAI, startSilentServer, type FakeOpenAI } from '@aigis/test-support/fake-openai';
 import { streamMessage } from './support/sse-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

@@ -6,10 +6,10 @@ import type { ReviewProposal } from '@aigis/contracts';
 import { ModelRegistry } from '../src/llm/model-registry.js';
 import { QueryAuditRepository } from '../src/storage/repositories/query-audit.repository.js';
 import { ApiClient } from './support/api-client.js';
-import { sharedPath, TEST_PG_URL } from './support/env.js';
-import { startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
+import { sharedPath, TEST_PG_URL } from '@aigis/test-support/env';
+import { startFakeOpenAI, type FakeOpenAI } from '@aigis/test-support/fake-openai';
 import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
-import { analystResponder } from './support/scripted-analyst.js';
+import { analystResponder } from '@aigis/test-support/scripted-analyst';
 import { streamConfirm, streamMessage } from './support/sse-client.js';
 import { startTestApp } from './support/test-app.js';
 

@@ -4,10 +4,10 @@ import { ModelRegistry } from '../src/llm/model-registry.js';
 import { QueryAuditRepository } from '../src/storage/repositories/query-audit.repository.js';
 import { ReviewDecisionsRepository } from '../src/storage/repositories/review-decisions.repository.js';
 import { ApiClient } from './support/api-client.js';
-import { TEST_MYSQL_URL, TEST_PG_URL } from './support/env.js';
-import { reply, startFakeOpenAI, type FakeOpenAI, type FakeRequest } from './support/fake-openai.js';
+import { TEST_MYSQL_URL, TEST_PG_URL } from '@aigis/test-support/env';
+import { reply, startFakeOpenAI, type FakeOpenAI, type FakeRequest } from '@aigis/test-support/fake-openai';
 import { createMysqlDatabase, createPgDatabase, loadMysqlChinook, loadPgChinook, type MysqlDatabase, type PgDatabase } from './support/fixtures.js';
-import { analystResponder } from './support/scripted-analyst.js';
+import { analystResponder } from '@aigis/test-support/scripted-analyst';
 import { streamConfirm, streamMessage } from './support/sse-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createConnectionSchema, parseConnectionUrl, specFromCreate, specFromUpdate } from '../src/connections/connection-input.js';
+import { createConnectionBody, specFromCreate, specFromUpdate, specFromUrl } from '../src/connections/connection-input.js';
 import { listSqliteFiles, resolveSqliteFile } from '../src/connections/sqlite-files.js';
 
 describe('connection URLs', () => {
@@ -18,7 +18,7 @@ describe('connection URLs', () => {
     ['mysql://u@h/d?ssl-mode=REQUIRED', { sslMode: 'require' }],
     ['mysql://u@h/d?ssl=true', { sslMode: 'require' }],
   ])('parses %s', (url, expected) => {
-    expect(parseConnectionUrl(url)).toMatchObject(expected);
+    expect(specFromUrl(url)).toMatchObject(expected);
   });
 
   it.each([
@@ -29,14 +29,14 @@ describe('connection URLs', () => {
     ['mysql://u@h/d?ssl-mode=PREFERRED', /sslmode=preferred is not supported/],
     ['postgres://u@h/d?sslmode=verify-full&sslrootcert=/etc/ssl/private/key.pem', /sslrootcert is not supported/],
   ])('explains what is wrong with %s', (url, message) => {
-    expect(() => parseConnectionUrl(url)).toThrow(message);
+    expect(() => specFromUrl(url)).toThrow(message);
   });
 
   it('validates discrete fields with messages naming the field', () => {
-    const result = createConnectionSchema.safeParse({ name: 'x', dialect: 'postgres', host: 'db', port: 70000, database: 'd', user: 'u' });
+    const result = createConnectionBody.safeParse({ name: 'x', dialect: 'postgres', host: 'db', port: 70000, database: 'd', user: 'u' });
     expect(result.success).toBe(false);
     expect(JSON.stringify(result.error!.issues)).toMatch(/65535/);
-    expect(createConnectionSchema.safeParse({ dialect: 'oracle', host: 'h' }).success).toBe(false);
+    expect(createConnectionBody.safeParse({ dialect: 'oracle', host: 'h' }).success).toBe(false);
     expect(specFromCreate({ dialect: 'mysql', host: 'h', user: 'u' } as never)).toMatchObject({ port: 3306, name: 'mysql on h', database: null });
   });
 

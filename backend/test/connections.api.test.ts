@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionsService } from '../src/connections/connections.service.js';
 import { ApiClient } from './support/api-client.js';
-import { TEST_MYSQL_URL, TEST_PG_URL, sharedPath } from './support/env.js';
+import { TEST_MYSQL_URL, TEST_PG_URL, sharedPath } from '@aigis/test-support/env';
 import { createMysqlDatabase, createPgDatabase, loadMysqlChinook, loadPgChinook, type MysqlDatabase, type PgDatabase } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -191,6 +191,12 @@ describe('connections over HTTP', () => {
       [{ name: 'x', dialect: 'sqlite', database: 'missing.sqlite' }, /no SQLite file "missing.sqlite" that you may use/],
       [{ dialect: 'mongodb' }, /dialect|url/],
       [{ name: 'x', url: 'mysql://root@127.0.0.1/mysql' }, /system schema/],
+      [{ name: 'x', url: 'sqlite:///demo.db?mode=ro' }, /url: a SQLite URL takes no options/],
+      [{ name: 'x', url: 'sqlite:////etc/passwd' }, /SQLITE_ROOT/],
+      [{ name: 'x', url: 'sqlite:///missing.sqlite' }, /no SQLite file "missing.sqlite" that you may use/],
+      [{ name: 'x', url: 'postgres://u@h/d?ssl=yes' }, /url: ssl=yes is not understood/],
+      [{ name: 'x', url: 'postgres://u@h/d?sslrootcert=/etc/ssl/key.pem' }, /url: sslrootcert is not supported/],
+      [{ name: 'x', url: 'postgres://u%zz@h/d' }, /url: the user has a malformed percent-escape/],
       [[], /./],
     ];
     for (const [body, message] of cases) {
@@ -209,6 +215,24 @@ describe('connections over HTTP', () => {
     const test = await alice.post(`/api/connections/${created.body.id}/test`);
     expect(test.body).toMatchObject({ ok: true, read_only_role: true });
     expect(test.body.server_version).toMatch(/SQLite 3\./);
+  });
+
+  it('reads sqlite:///file as a file under SQLITE_ROOT (as the web app does), and sqlite:////absolute as that path', async () => {
+    const relative = await alice.post('/api/connections', { url: 'sqlite:///chinook.sqlite' });
+    expect(relative.status, JSON.stringify(relative.body)).toBe(201);
+    expect(relative.body).toMatchObject({ dialect: 'sqlite', database: 'chinook.sqlite', name: 'chinook.sqlite' });
+    const root = fs.realpathSync(app.config.sqliteRoot);
+    const absolute = await alice.post('/api/connections', { name: 'abs', url: `sqlite:///${path.join(root, 'chinook.sqlite')}` });
+    expect(absolute.status, JSON.stringify(absolute.body)).toBe(201);
+    expect(absolute.body.database).toBe('chinook.sqlite');
+    for (const id of [relative.body.id, absolute.body.id]) expect((await alice.delete(`/api/connections/${id}`)).status).toBe(204);
+  });
+
+  it('turns TLS on for ?ssl=1 in a URL, as the web app does', async () => {
+    const created = await alice.post('/api/connections', { name: 'tls', url: 'postgres://u@127.0.0.1:1/d?ssl=1' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ ssl: true, ssl_mode: 'require' });
+    expect((await alice.delete(`/api/connections/${created.body.id}`)).status).toBe(204);
   });
 
   it('introspects with a cache, and refresh=true introspects again', async () => {

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HostResolver } from '../src/connections/reach/host-resolver.js';
 import { ApiClient } from './support/api-client.js';
-import { TEST_PG_URL } from './support/env.js';
+import { TEST_PG_URL } from '@aigis/test-support/env';
 import { pgRefusingServer } from './support/fake-pg-login.js';
 import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHostRules } from '../src/connections/reach/host-rules.js';
+import { parseHostRules } from '../src/config/host-rules.js';
 import { type Lookup, storageServerOf, TargetPolicy, TargetRefusedError } from '../src/connections/reach/target-policy.js';
 import { loadConfig } from '../src/config/env.schema.js';
 

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportDemoStore } from '../src/demo/demo-store.export.js';
 import { ensureDemoStore } from '../src/demo/demo-store.generator.js';
-import { TEST_MYSQL_URL, TEST_PG_URL } from './support/env.js';
+import { TEST_MYSQL_URL, TEST_PG_URL } from '@aigis/test-support/env';
 import { createMysqlDatabase, createPgDatabase, type MysqlDatabase, type PgDatabase } from './support/fixtures.js';
 
 // What docker-compose's `seed` service does, against the machine's real servers.

@@ -6,7 +6,7 @@ import { AppError } from '../src/common/app-error.js';
 import { loadConfig } from '../src/config/env.schema.js';
 import { ModelRegistry } from '../src/llm/model-registry.js';
 import { isAbortError, upstreamError } from '../src/llm/upstream-error.js';
-import { reply, splitTokens, startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
+import { reply, splitTokens, startFakeOpenAI, type FakeOpenAI } from '@aigis/test-support/fake-openai';
 
 const askDatabase = tool(async () => '', {
   name: 'ask_database',

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/common/app-error.js';
 import { ConfigError, loadConfig } from '../src/config/env.schema.js';
 import { ModelRegistry } from '../src/llm/model-registry.js';
-import { reply, startFakeOpenAI, startSilentServer, type FakeOpenAI } from './support/fake-openai.js';
+import { reply, startFakeOpenAI, startSilentServer, type FakeOpenAI } from '@aigis/test-support/fake-openai';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aigis-llm-'));
 let fileCount = 0;

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, type AppDb } from '../src/storage/database.js';
 import * as m0001 from '../src/storage/migrations/0001_initial.js';
 import * as m0008 from '../src/storage/migrations/0008_thread_turns.js';
-import { TEST_PG_URL } from './support/env.js';
+import { TEST_PG_URL } from '@aigis/test-support/env';
 import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
 
 /** An instance that had accounts before roles existed keeps working: its oldest account becomes the admin. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadModelsConfig } from '../src/llm/models-config.js';
-import { REPO_ROOT } from './support/env.js';
+import { REPO_ROOT } from '@aigis/test-support/env';
 
 describe('models.example.json', () => {
   it('is a valid MODELS_CONFIG file', () => {

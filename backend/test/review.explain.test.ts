@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueryEstimate } from '@aigis/contracts';
 import { createAdapter, type DialectAdapter } from '../src/connections/dialects/index.js';
-import { aliasedTable, mysqlEstimate } from '../src/connections/dialects/mysql-explain.js';
+import { aliasedTable, mysqlEstimate } from '../src/connections/dialects/mysql/mysql-explain.js';
 import { createMysqlDatabase, createPgDatabase, loadMysqlChinook, loadPgChinook, type MysqlDatabase, type PgDatabase, sqliteChinookPath, sqliteTarget } from './support/fixtures.js';
 
 const settings = { connectTimeoutMs: 5000, poolMax: 2 };

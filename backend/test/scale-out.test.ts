@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api-client.js';
-import { startAppProcess, type AppProcess } from './support/app-process.js';
-import { sharedPath, TEST_PG_URL } from './support/env.js';
-import { startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
+import { startAppProcess, type AppProcess } from '@aigis/test-support/app-process';
+import { sharedPath, TEST_PG_URL } from '@aigis/test-support/env';
+import { startFakeOpenAI, type FakeOpenAI } from '@aigis/test-support/fake-openai';
 import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
-import { analystResponder } from './support/scripted-analyst.js';
+import { analystResponder } from '@aigis/test-support/scripted-analyst';
 import { streamMessage } from './support/sse-client.js';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SseParser } from '@aigis/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api-client.js';
-import { sharedPath, TEST_PG_URL } from './support/env.js';
+import { sharedPath, TEST_PG_URL } from '@aigis/test-support/env';
 import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadGoldCorpora } from '../src/sql-guard/gold-corpora.js';
 import { ParserSqlGuard } from '../src/sql-guard/index.js';
-import { sharedPath } from './support/env.js';
+import { sharedPath } from '@aigis/test-support/env';
 
 /**
  * Real gold SQL written by other people must pass: a guard that refuses valid read-only queries would
@@ -41,6 +41,18 @@ describe('gold corpora pass the guard of their dialect', () => {
       expect(altered).toEqual([]);
     });
   }
+
+  it('accepts every corpus under a table policy that hides a table none of them reads (the policy reader understands real SQL)', async () => {
+    const tablePolicy = { allowed: [], excluded: ['aigis_hidden_table', 'aigis_hidden_schema.*'] };
+    const rejected: string[] = [];
+    for (const corpus of corpora) {
+      for (const query of corpus.queries) {
+        const verdict = await guard.check(corpus.dialect, query.sql, { tablePolicy });
+        if (!verdict.ok) rejected.push(`${corpus.dialect} ${query.id}: ${verdict.reason}`);
+      }
+    }
+    expect(rejected).toEqual([]);
+  });
 
   it('sees a top-level LIMIT exactly where the gold SQL ends with one', async () => {
     // In these corpora a top-level LIMIT is always the last clause; a LIMIT in a subquery is not.

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api-client.js';
-import { TEST_MYSQL_URL } from './support/env.js';
+import { TEST_MYSQL_URL } from '@aigis/test-support/env';
 import { createMysqlDatabase, type MysqlDatabase } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api-client.js';
-import { TEST_PG_URL } from './support/env.js';
+import { TEST_PG_URL } from '@aigis/test-support/env';
 import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

@@ -5,7 +5,7 @@ import { collectPostgresFunctions, isBuiltIn, isCallable, PROC_QUERY, type Postg
 import { NOT_FOR_ANALYTICS, PG_PREFIXED_ALLOWED, VOLATILE_ALLOWED } from '../src/sql-guard/postgres-function-policy.js';
 import { POSTGRES_FUNCTIONS } from '../src/sql-guard/postgres-functions.generated.js';
 import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
-import { TEST_PG_URL } from './support/env.js';
+import { TEST_PG_URL } from '@aigis/test-support/env';
 
 /**
  * The checked-in allowlist against the real server's pg_proc. A new PostgreSQL version cannot widen it

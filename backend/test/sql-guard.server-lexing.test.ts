@@ -1,7 +1,7 @@
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParserSqlGuard } from '../src/sql-guard/index.js';
-import { TEST_MYSQL_URL } from './support/env.js';
+import { TEST_MYSQL_URL } from '@aigis/test-support/env';
 
 /**
  * The MySQL guard lexes by the server's rules, not the parser's. These cases show on the real MariaDB

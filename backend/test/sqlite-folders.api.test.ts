@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api-client.js';
-import { sharedPath } from './support/env.js';
+import { sharedPath } from '@aigis/test-support/env';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const CHINOOK = sharedPath('sqlite/chinook/Chinook_Sqlite.sqlite');

@@ -2,8 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelRegistry } from '../src/llm/model-registry.js';
 import { ApiClient } from './support/api-client.js';
-import { TEST_PG_URL } from './support/env.js';
-import { reply, startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
+import { TEST_PG_URL } from '@aigis/test-support/env';
+import { reply, startFakeOpenAI, type FakeOpenAI } from '@aigis/test-support/fake-openai';
 import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
 import { streamMessage } from './support/sse-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -96,13 +96,14 @@ describe('storage outages (server mode)', () => {
   });
 
   it('storage cut during a streamed answer: the stream ends cleanly (end, or an error event) and the thread takes the next message', async () => {
-    let cut: Promise<unknown> | null = null;
+    // Held in an object: the stream's callback sets it, which narrowing of a plain `let` would not see.
+    const cut: { done: Promise<unknown> | null } = { done: null };
     const answer = await streamMessage(app.url, api.token!, threadId, 'Tell me slowly.', {
       onEvent: (event) => {
-        if (event.type === 'chunk' && !cut) cut = terminateStorage(storage);
+        if (event.type === 'chunk' && !cut.done) cut.done = terminateStorage(storage);
       },
     });
-    await cut;
+    await cut.done;
     const last = answer.events.at(-1)!;
     expect(['end', 'error']).toContain(last.type);
     if (last.type === 'error') expect(last.data.code).toBe('STORAGE_UNAVAILABLE');

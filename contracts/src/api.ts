@@ -3,10 +3,6 @@ import type { ReviewProposal } from './stream-events.js';
 
 export type Dialect = 'postgres' | 'mysql' | 'sqlite';
 
-export interface ApiErrorBody {
-  error: { code: string; message: string; details?: unknown };
-}
-
 export type UserRole = 'admin' | 'member';
 
 export interface User {
@@ -152,6 +148,16 @@ export interface Connection {
   is_demo: boolean;
   /** Functions of their own the owner lets queries call, by exact name (`my_fn`, `public.my_fn`). */
   allowed_functions: string[];
+  /**
+   * Table policy: entries `name`, `schema.name` or `schema.*`. With allowed tables, queries may read only those;
+   * excluded tables are never read, shown in the schema or given to a model. Empty lists: no policy.
+   */
+  allowed_tables: string[];
+  excluded_tables: string[];
+  /** Rows a query returns at most on this connection (null: the instance's ROW_LIMIT), within ROW_LIMIT_MAX. */
+  row_limit: number | null;
+  /** Statement timeout on this connection (null: the instance's STATEMENT_TIMEOUT_MS), within STATEMENT_TIMEOUT_MAX_MS. */
+  statement_timeout_ms: number | null;
   review: ReviewMode;
   /** The thresholds in effect (the connection's own, or the defaults). */
   review_thresholds: ReviewThresholds;
@@ -203,8 +209,11 @@ export interface SchemaResponse {
   dialect: Dialect;
   tables: SchemaTable[];
   markdown: string;
-  /** 'full' when every table is detailed in `markdown`; 'compact' when only listed (details via describe_table). */
-  markdown_mode: 'full' | 'no_samples' | 'columns' | 'compact';
+  /**
+   * 'full' when every table is detailed in `markdown`; 'compact' when only listed (details via describe_table).
+   * Prompts narrow a schema that is not 'full' or 'no_samples' to each question ('selected').
+   */
+  markdown_mode: 'full' | 'no_samples' | 'columns' | 'compact' | 'selected';
   introspected_at: string;
   elapsed_ms: number;
   catalog_queries: number;
@@ -232,6 +241,22 @@ export interface ModelInfo {
   reason?: string;
   aliases: string[];
   capabilities: { tool_calling: boolean; context_window: number | null };
+  /** `GET /api/models`: the model's last accuracy run (`npm run eval`), null when it has none. */
+  last_score?: ModelScore | null;
+}
+
+/** One run of the accuracy harness: execution match on a benchmark's questions. */
+export interface ModelScore {
+  /** defog | bird */
+  benchmark: string;
+  /** correct / questions, from 0 to 1. */
+  score: number;
+  correct: number;
+  questions: number;
+  /** Whether the connections' example queries reached the prompts. */
+  examples: 'on' | 'off';
+  /** ISO time of the run. */
+  date: string;
 }
 
 export interface ThreadSummary {
@@ -241,6 +266,11 @@ export interface ThreadSummary {
   connection_id: string | null;
   /** The thread's own review mode; null inherits the connection's. */
   review: ReviewMode | null;
+  /**
+   * Whether the SQL writer gets the connection's most similar example queries (default true; POST/PATCH
+   * /api/chat `knowledge_examples`). False measures what they add; the rest of the knowledge is always used.
+   */
+  knowledge_examples: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -265,17 +295,6 @@ export interface ThreadDetail extends ThreadSummary {
   messages: ThreadMessage[];
   /** A query waiting for the user's decision, if any. */
   pending_review: ReviewProposal | null;
-}
-
-/** Body of `POST /api/chat/:thread_id/confirm`. */
-export interface ConfirmRequest {
-  decision: 'approve' | 'deny';
-  /** Approve: the SQL to run instead of the proposed one (checked by the guard again). */
-  sql?: string;
-  /** Deny: why, for the model. */
-  reason?: string;
-  /** The proposal decided on; a different pending proposal answers 409 REVIEW_STALE. */
-  proposal_id?: string;
 }
 
 export interface ThreadModelResponse {

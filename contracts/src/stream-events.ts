@@ -1,3 +1,5 @@
+import type { ApiErrorCode, ToolErrorCode } from './errors.js';
+
 /**
  * The events of `POST /api/chat/:thread_id/message` and `…/confirm` (SPEC "Stream events").
  * Defined once here; the API writes them and the web app reads them.
@@ -29,7 +31,7 @@ export interface VegaLiteSpecContent {
 /** A tool that failed in a way the user should see (SQL rejected, query failed after retries, …). */
 export interface ToolErrorContent {
   type: 'error';
-  code: string;
+  code: ToolErrorCode;
   message: string;
   sql?: string;
 }
@@ -97,13 +99,22 @@ export interface ConfirmRequiredEvent {
   data: ReviewProposal;
 }
 
+/** What an answer cost: every model call of the turn (the assistant's and those inside tools) and their tokens. */
+export interface TurnUsage {
+  model_calls: number;
+  /** Summed over the calls whose provider reported usage (0 when none did). */
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
 export interface EndEvent {
   type: 'end';
-  data: { full_response: string };
+  /** `usage` is sent after a turn the agent answered (not after a `SQL:` message). */
+  data: { full_response: string; usage?: TurnUsage };
 }
 export interface ErrorEvent {
   type: 'error';
-  data: { error: string; code: string };
+  data: { error: string; code: ApiErrorCode };
 }
 
 export type StreamEvent = ChunkEvent | ToolCallEvent | ToolResultEvent | ConfirmRequiredEvent | EndEvent | ErrorEvent;

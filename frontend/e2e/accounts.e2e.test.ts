@@ -39,7 +39,8 @@ describe('accounts in the web app (invite-only instance)', () => {
     await admin.goto('/login');
     await admin.getByTestId('auth-switch').click();
     await admin.waitForURL('**/register');
-    expect(await admin.getByRole('heading', { level: 1 }).textContent()).toBe('Set up Aigis');
+    // The heading waits for the server's answer (first account or not), never guesses.
+    await admin.getByRole('heading', { level: 1, name: 'Set up Aigis' }).waitFor();
     await admin.getByTestId('auth-email').fill(ADMIN.email);
     await admin.getByTestId('auth-password').fill(ADMIN.password);
     await admin.getByTestId('auth-submit').click();

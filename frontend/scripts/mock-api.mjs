@@ -133,7 +133,6 @@ async function streamAnswer(req, res, thread, content) {
 }
 
 async function api(req, res, path) {
-  const url = new URL(req.url, 'http://x');
   const m = req.method;
   if (path === '/health') return send(res, 200, { status: 'ok' });
   if (path === '/auth/register' || path === '/auth/login') {
@@ -173,18 +172,18 @@ async function api(req, res, path) {
     if (m === 'PATCH') { const b = await readBody(req); const { password, ...rest } = b; Object.assign(c, rest, { has_password: c.has_password || !!password, updated_at: now() }); return send(res, 200, c); }
   }
   if (path === '/chat') {
-    if (m === 'GET') return send(res, 200, [...threads.values()].map(({ messages, ...t }) => t).sort((a, b) => b.updated_at.localeCompare(a.updated_at)));
+    if (m === 'GET') return send(res, 200, [...threads.values()].map(({ messages: _messages, ...t }) => t).sort((a, b) => b.updated_at.localeCompare(a.updated_at)));
     const b = await readBody(req);
     const t = { thread_id: id('th'), title: b.title ?? 'New thread', model: b.model ?? null, connection_id: b.connection_id ?? null, created_at: now(), updated_at: now(), messages: [] };
     threads.set(t.thread_id, t);
-    const { messages, ...summary } = t;
+    const { messages: _messages, ...summary } = t;
     return send(res, 201, summary);
   }
   mm = /^\/chat\/([^/]+)(\/(model|connection|message))?$/.exec(path);
   if (mm) {
     const t = threads.get(mm[1]);
     if (!t) return fail(res, 404, 'NOT_FOUND', 'No such thread.');
-    const summary = () => { const { messages, ...s } = t; return s; };
+    const summary = () => { const { messages: _messages, ...s } = t; return s; };
     if (mm[3] === 'model') {
       if (m === 'POST') {
         const { name } = await readBody(req);

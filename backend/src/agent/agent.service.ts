@@ -6,8 +6,10 @@ import type { AppConfig } from '../config/env.schema.js';
 import { ConnectionsService } from '../connections/connections.service.js';
 import { SchemaService } from '../connections/schema.service.js';
 import { TURN_BUDGET_KEY, type TurnBudget } from '../limits/turn-budget.js';
+import { KnowledgeContext } from '../knowledge/knowledge-context.service.js';
 import { ModelRegistry } from '../llm/model-registry.js';
 import { ReadOnlyExecutor } from '../query/read-only-executor.js';
+import { ThreadsRepository } from '../storage/repositories/threads.repository.js';
 import { createCheckpointer, type Checkpointer } from './checkpointer.js';
 import { buildAgentGraph, type AgentGraph } from './graph.js';
 import type { ModelResolver } from './model-resolver.js';
@@ -20,7 +22,7 @@ import { describeTableTool } from './tools/describe-table.tool.js';
 /** Tool rounds per message before the run is stopped (a model stuck calling tools). */
 export const RECURSION_LIMIT = 24;
 
-/** Owns the compiled graph and its checkpointer; threads are addressed by our thread id. */
+/** Owns the compiled graph and its checkpointer; threads are addressed by our thread id. Internal to AgentModule. */
 @Injectable()
 export class AgentService implements OnModuleInit, OnApplicationShutdown {
   private checkpointer!: Checkpointer;
@@ -33,6 +35,8 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     private readonly schemas: SchemaService,
     private readonly connections: ConnectionsService,
     private readonly review: ReviewService,
+    private readonly knowledge: KnowledgeContext,
+    private readonly threads: ThreadsRepository,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -40,9 +44,19 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     const models: ModelResolver = {
       chatModel: (name, options) => this.registry.chatModel(name, options),
       supportsTools: (name) => this.registry.resolve(name).capabilities.tool_calling,
+      contextWindow: (name) => this.registry.contextWindow(name),
     };
+    const askDatabase = askDatabaseTool({ models, executor: this.executor, schemas: this.schemas, connections: this.connections,
+      review: this.review,
+      knowledge: {
+        notes: (connectionId) => this.knowledge.notes(connectionId),
+        examples: (connectionId, question) => this.knowledge.examples(connectionId, question),
+        // A thread turns examples off (measurement); a thread row that is gone reads as the default, on.
+        examplesOn: async (userId, threadId) => (await this.threads.findOwned(userId, threadId))?.knowledge_examples !== 0,
+      },
+    });
     const tools = [
-      askDatabaseTool({ models, executor: this.executor, schemas: this.schemas, connections: this.connections, review: this.review }),
+      askDatabase,
       askAnalystTool({ models }),
       describeTableTool({ schemas: this.schemas }),
     ];
@@ -52,8 +66,11 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
         tools,
         contextBudgetTokens: this.config.CONTEXT_BUDGET_TOKENS,
         dialectOf: (state) => this.dialectOf(state),
+        schemaFor: (state, question, signal) => this.schemaFor(state, question, signal),
+        knowledgeFor: (state) => (state.connection ? this.knowledge.notes(state.connection.connection_id) : Promise.resolve(null)),
         noModelMessage: () => this.registry.noModelMessage(),
         executor: this.executor,
+        direct: askDatabase,
       },
       this.checkpointer.saver,
       { turnStoreMaxBytes: this.config.TURN_STORE_MAX_BYTES },
@@ -69,9 +86,9 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * A run's checkpoint is written once, when the run ends (completed, failed or aborted: LangGraph's
-   * "exit" durability), not after every step: a turn is one unit for the user, and per-step writes
-   * cost more CPU than the rest of the step.
+   * The config of one run on a thread. Checkpoints are written after every step, with LangGraph's default "async"
+   * durability (the next step does not wait for the write); ThreadCheckpointSaver deletes the superseded ones
+   * when a turn starts.
    */
   runConfig(threadId: string, signal?: AbortSignal, budget?: TurnBudget) {
     return { configurable: { thread_id: threadId, ...(budget ? { [TURN_BUDGET_KEY]: budget } : {}) }, signal, recursionLimit: RECURSION_LIMIT };
@@ -116,6 +133,16 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
 
   async deleteThread(threadId: string): Promise<void> {
     await this.checkpointer.deleteThread(threadId);
+  }
+
+  /** The connection's schema for this question; null (the stored one is used) when it cannot be read now. */
+  private async schemaFor(state: AigisStateType, question: string, signal?: AbortSignal): Promise<{ markdown: string; mode: string } | null> {
+    if (!state.connection) return null;
+    try {
+      return await this.schemas.promptSchema(state.connection.user_id, state.connection.connection_id, question, { signal });
+    } catch {
+      return null;
+    }
   }
 
   private async dialectOf(state: AigisStateType): Promise<Dialect | null> {

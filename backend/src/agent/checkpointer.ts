@@ -2,6 +2,7 @@ import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import type pg from 'pg';
 import { checkpointsSqlitePath, createPrivateFile, ensurePrivateDataDir, fixAppFileModes } from '../config/app-files.js';
 import type { AppConfig } from '../config/env.schema.js';
@@ -78,18 +79,35 @@ function sqliteCheckpointIds(saver: SqliteSaver): CheckpointIdLister {
   };
 }
 
+/**
+ * Freed pages SQLite keeps for the next checkpoints before they go back to the file system (4 MiB of 4 KiB pages):
+ * every turn writes new checkpoints into the pages its pruning just freed, so vacuuming each time (as this once
+ * did) only shrank the file to grow it again, at a cost on the event loop every turn.
+ */
+export const FREE_PAGES_KEPT = 1024;
+
 function sqlitePruner(saver: SqliteSaver): CheckpointPruner {
+  // Prepared once, on first use (the saver creates its tables lazily, before the first prune can run).
+  let prepared: { oldestKept: Statement; prune: (threadId: string, ns: string, oldestKept: string) => void } | undefined;
+  const statements = () => {
+    if (prepared) return prepared;
+    const db = saver.db;
+    const deleteWrites = db.prepare('DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ?');
+    const deleteCheckpoints = db.prepare('DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ?');
+    return (prepared = {
+      oldestKept: db.prepare('SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1 OFFSET ?').pluck(),
+      prune: db.transaction((threadId: string, ns: string, oldestKept: string) => {
+        deleteWrites.run(threadId, ns, oldestKept);
+        deleteCheckpoints.run(threadId, ns, oldestKept);
+      }),
+    });
+  };
   return async (threadId, ns, keep) => {
-    const oldestKept = saver.db
-      .prepare('SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id DESC LIMIT 1 OFFSET ?')
-      .pluck()
-      .get(threadId, ns, keep - 1) as string | undefined;
-    if (!oldestKept) return;
-    saver.db.transaction(() => {
-      saver.db.prepare('DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ?').run(threadId, ns, oldestKept);
-      saver.db.prepare('DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id < ?').run(threadId, ns, oldestKept);
-    })();
-    saver.db.pragma('incremental_vacuum');
+    const { oldestKept, prune } = statements();
+    const oldest = oldestKept.get(threadId, ns, keep - 1) as string | undefined;
+    if (!oldest) return;
+    prune(threadId, ns, oldest);
+    if ((saver.db.pragma('freelist_count', { simple: true }) as number) > FREE_PAGES_KEPT) saver.db.pragma('incremental_vacuum');
   };
 }
 

@@ -1,33 +1,32 @@
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-
-/** Rough token count (≈ 4 characters per token): enough to keep a prompt inside a budget. */
-export function estimateTokens(message: BaseMessage): number {
-  const content = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
-  const calls = AIMessage.isInstance(message) && message.tool_calls?.length ? JSON.stringify(message.tool_calls) : '';
-  return Math.ceil((content.length + calls.length) / 4) + 4;
-}
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage, trimMessages } from '@langchain/core/messages';
+import { countTokens } from './token-count.js';
 
 const INTERRUPTED = 'This tool call did not complete: the answer was stopped before it finished.';
 
+/** Room kept for the model's answer (and the tool definitions): a quarter of a small window, 4 k tokens of a large one. */
+export function answerReserve(contextWindow: number): number {
+  return Math.min(4096, Math.floor(contextWindow / 4));
+}
+
 /**
- * The most recent messages that fit the budget, always including the latest user message, starting
- * at a user message, with every tool call answered and no tool result whose call was cut off.
- * The full history stays in the checkpoint; this is only what the model sees.
+ * Tokens of history a model may be sent: what its context window leaves after the system prompt and the answer's
+ * reserve, and never more than CONTEXT_BUDGET_TOKENS (the operator's cap on what one call costs).
  */
-export function selectContext(messages: BaseMessage[], budgetTokens: number): BaseMessage[] {
+export function historyBudget(options: { contextWindow: number; systemTokens: number; cap: number }): number {
+  return Math.max(0, Math.min(options.cap, options.contextWindow - options.systemTokens - answerReserve(options.contextWindow)));
+}
+
+/**
+ * The most recent messages that fit the budget (LangChain's trimMessages, counted with a real tokenizer), always
+ * including the latest user message, starting at a user message, with every tool call answered and no tool
+ * result whose call was cut off. The full history stays in the checkpoint; this is only what the model sees.
+ */
+export async function selectContext(messages: BaseMessage[], budgetTokens: number): Promise<BaseMessage[]> {
   const repaired = answerEveryToolCall(messages);
-  let start = repaired.length;
-  let used = 0;
   const lastHuman = repaired.findLastIndex((m) => HumanMessage.isInstance(m));
-  for (let i = repaired.length - 1; i >= 0; i--) {
-    const cost = estimateTokens(repaired[i]);
-    if (used + cost > budgetTokens && i < lastHuman) break;
-    used += cost;
-    start = i;
-  }
-  let window = repaired.slice(start);
-  const firstHuman = window.findIndex((m) => HumanMessage.isInstance(m));
-  if (firstHuman > 0) window = window.slice(firstHuman);
+  let window = await trimMessages(repaired, { maxTokens: budgetTokens, tokenCounter: countTokens, strategy: 'last', startOn: 'human' });
+  // The latest question (and this turn's calls after it) is sent even over budget: a suffix shorter than it lost it.
+  if (lastHuman >= 0 && window.length < repaired.length - lastHuman) window = repaired.slice(lastHuman);
   const calledIds = new Set(window.flatMap((m) => (AIMessage.isInstance(m) ? (m.tool_calls ?? []).map((c) => c.id) : [])));
   return window.filter((m) => !ToolMessage.isInstance(m) || calledIds.has(m.tool_call_id));
 }

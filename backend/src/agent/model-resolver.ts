@@ -4,4 +4,6 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 export interface ModelResolver {
   chatModel(name: string, options?: { signal?: AbortSignal }): BaseChatModel;
   supportsTools(name: string): boolean;
+  /** Tokens the model takes in one call (its configured window, or its provider's default). */
+  contextWindow(name: string): number;
 }

@@ -15,9 +15,11 @@ export interface AssistantPromptInput {
   dialect: Dialect | null;
   sqlResult: SqlResultState | null;
   toolsAvailable: boolean;
+  /** The connection owner's notes (knowledge), one delimited block; null when none. */
+  knowledge?: string | null;
 }
 
-export function assistantPrompt({ dbSchema, schemaMode, dialect, sqlResult, toolsAvailable }: AssistantPromptInput): string {
+export function assistantPrompt({ dbSchema, schemaMode, dialect, sqlResult, toolsAvailable, knowledge }: AssistantPromptInput): string {
   const parts = [
     'You are Aigis, a data analyst who answers questions about the user\'s own database.',
     'Be precise and data-driven: never invent numbers; every figure you state must come from a query result you saw.',
@@ -44,6 +46,7 @@ export function assistantPrompt({ dbSchema, schemaMode, dialect, sqlResult, tool
   );
   if (dbSchema && dialect) {
     parts.push(`The connected database is ${dialectName(dialect)}. Its schema:\n\n${dbSchema}`);
+    if (knowledge) parts.push(knowledge);
   } else {
     parts.push('No database is connected to this conversation yet. If the user asks about data, tell them to choose a connection for this thread first.');
   }
@@ -55,14 +58,23 @@ export function assistantPrompt({ dbSchema, schemaMode, dialect, sqlResult, tool
   return parts.join('\n\n');
 }
 
-export function sqlWriterPrompt(dialect: Dialect, dbSchema: string, schemaMode: string | null): string {
+/** What the SQL writer gets of the connection's knowledge: the owner's notes and the examples for this question. */
+export interface SqlWriterKnowledge {
+  notes: string | null;
+  examples: string | null;
+}
+
+export function sqlWriterPrompt(dialect: Dialect, dbSchema: string, schemaMode: string | null, knowledge?: SqlWriterKnowledge): string {
   return [
     `You write exactly one read-only ${dialectName(dialect)} SQL query (SELECT or WITH … SELECT) that answers the question.`,
     'Rules: use only tables and columns from the schema; quote identifiers that need quoting for this dialect; never write INSERT, UPDATE, DELETE, DDL or more than one statement; prefer explicit column lists and clear aliases; add ORDER BY when order matters; aggregate in SQL rather than returning raw rows when the question asks for totals, averages or trends.',
     schemaMode === 'compact' ? 'The schema lists only table names; infer columns from names carefully, and prefer simple queries.' : '',
     schemaMode === 'columns' ? 'The schema lists tables and column names without types; prefer simple expressions.' : '',
+    schemaMode === 'selected' ? 'The schema gives the tables most relevant to the question in full and only names the others; use the detailed ones, and guess nothing about columns of the others.' : '',
     'Reply with the SQL only, in one ```sql code block, and nothing else.',
     `Schema:\n\n${dbSchema}`,
+    knowledge?.notes ?? '',
+    knowledge?.examples ?? '',
   ]
     .filter(Boolean)
     .join('\n\n');

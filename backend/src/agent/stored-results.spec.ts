@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langcha
 import { messagesStateReducer } from '@langchain/langgraph';
 import type { SqlResultContent } from '@aigis/contracts';
 import { describe, expect, it } from 'vitest';
-import { toThreadMessages } from '../chat/thread-messages.js';
+import { toThreadMessages } from './thread-messages.js';
 import { boundTurnStore, lastResultRows, withoutRows } from './stored-results.js';
 
 function table(id: string, rows: number, width = 100): ToolMessage {

@@ -1,19 +1,23 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { AdminUser, CreatedInvite, InstanceSettings, Invite, SqliteGrant } from '@aigis/contracts';
 import { AdminOnly, type AuthUser, CurrentUser } from '../common/auth.decorators.js';
 import { ZodBody } from '../common/zod.js';
 import { AdminService } from './admin.service.js';
 import {
+  type AdminUser,
+  type CreatedInvite,
   type CreateGrantInput,
   createGrantSchema,
   type CreateInviteInput,
   createInviteSchema,
+  type InstanceSettings,
+  type Invite,
+  type SqliteGrant,
   type UpdateSettingsInput,
   updateSettingsSchema,
   type UpdateUserInput,
   updateUserSchema,
-} from './auth.schemas.js';
+} from '@aigis/contracts';
 
 @ApiTags('admin')
 @ApiBearerAuth()

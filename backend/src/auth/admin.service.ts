@@ -12,7 +12,7 @@ import { AuthTokensRepository } from '../storage/repositories/auth-tokens.reposi
 import { type InviteListing, InvitesRepository } from '../storage/repositories/invites.repository.js';
 import { SqliteGrantsRepository } from '../storage/repositories/sqlite-grants.repository.js';
 import { type UserListing, UsersRepository } from '../storage/repositories/users.repository.js';
-import type { CreateGrantInput, CreateInviteInput, UpdateUserInput } from './auth.schemas.js';
+import type { CreateGrantInput, CreateInviteInput, UpdateUserInput } from '@aigis/contracts';
 import { hashToken } from './auth.service.js';
 import { RegistrationPolicy } from './registration-policy.js';
 

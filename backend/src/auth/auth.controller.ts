@@ -8,7 +8,7 @@ import { ZodBody } from '../common/zod.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { DemoConnectionService } from '../connections/demo-connection.service.js';
-import { type LoginInput, loginSchema, type RegisterInput, registerSchema } from './auth.schemas.js';
+import { type LoginInput, loginSchema, type RegisterInput, registerSchema } from '@aigis/contracts';
 import { AuthService } from './auth.service.js';
 import { clientKey } from './client-address.js';
 import { clearSessionCookie, corsOrigins, hasTrustedOrigin, readSessionCookie, setSessionCookie } from './session-cookie.js';

@@ -30,7 +30,7 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<Request & AuthedRequest>();
     const header = request.headers.authorization;
-    let token: string | null = null;
+    let token: string | null;
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)$/i.exec(header);
       if (!match) throw new AppError('UNAUTHORIZED', 'The Authorization header must be `Bearer <token>`.');

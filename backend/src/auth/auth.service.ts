@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuthResponse, RegistrationInfo, User } from '@aigis/contracts';
 import { AppError } from '../common/app-error.js';
-import { rateLimited } from '../limits/rate-limited.js';
+import { rateLimited } from '../common/rate-limited.js';
 import type { AuthUser } from '../common/auth.decorators.js';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -13,7 +13,7 @@ import { InvitesRepository } from '../storage/repositories/invites.repository.js
 import { RegistrationAttemptsRepository } from '../storage/repositories/registration-attempts.repository.js';
 import { UsersRepository } from '../storage/repositories/users.repository.js';
 import type { UserRole } from '../storage/schema.js';
-import type { LoginInput, RegisterInput } from './auth.schemas.js';
+import type { LoginInput, RegisterInput } from '@aigis/contracts';
 import { LoginThrottle } from './login-throttle.js';
 import { PasswordHasher } from './password-hasher.js';
 import { RegistrationPolicy } from './registration-policy.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { rateLimited } from '../limits/rate-limited.js';
+import { rateLimited } from '../common/rate-limited.js';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';

@@ -1,6 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { ThreadConnectionResponse, ThreadDetail, ThreadModelResponse, ThreadState, ThreadSummary } from '@aigis/contracts';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { type AuthUser, CurrentUser } from '../common/auth.decorators.js';
@@ -14,9 +13,14 @@ import {
   messageSchema,
   setConnectionSchema,
   setModelSchema,
+  type ThreadConnectionResponse,
+  type ThreadDetail,
+  type ThreadModelResponse,
+  type ThreadState,
+  type ThreadSummary,
   type UpdateThreadInput,
   updateThreadSchema,
-} from './chat.schemas.js';
+} from '@aigis/contracts';
 import { MessageStreamService } from './message-stream.service.js';
 import { ThreadsService } from './threads.service.js';
 

@@ -1,36 +1,25 @@
-import crypto from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { Command } from '@langchain/langgraph';
-import type { ConfirmRequest, ReviewProposal, ToolResultContent } from '@aigis/contracts';
+import type { ConfirmRequest } from '@aigis/contracts';
 import type { Request, Response } from 'express';
-import { AgentService } from '../agent/agent.service.js';
-import { answerEveryToolCall } from '../agent/context-window.js';
-import type { ReviewAnswer } from '../agent/review/review-answer.js';
-import { ReviewService } from '../agent/review/review.service.js';
-import type { ToolStreamEvent } from '../agent/events.js';
-import { describeForModel, sqlResultContent } from '../agent/tools/ask-database.tool.js';
+import { AgentFacade, type TurnInput } from '../agent/agent.facade.js';
 import { AppError, isAppError } from '../common/app-error.js';
-import { storageUnavailable } from '../common/exception.filter.js';
-import { isStorageOutage } from '../storage/storage-outage.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { UserLimits } from '../limits/user-limits.service.js';
 import { isAbortError, upstreamError } from '../llm/upstream-error.js';
 import { ModelRegistry } from '../llm/model-registry.js';
-import { ReadOnlyExecutor } from '../query/read-only-executor.js';
 import type { ThreadsTable } from '../storage/schema.js';
-import { AnswerRelay } from './answer-relay.js';
-import { ReviewTurnsService } from './review-turns.service.js';
+import { isStorageOutage, storageUnavailable } from '../storage/storage-outage.js';
 import { SseSink } from './sse-sink.js';
+import { StallWatchdog } from './stall-watchdog.js';
 import { ThinkFilter } from './think-filter.js';
 import { ThreadsService } from './threads.service.js';
 import { TurnLeases } from './turn-leases.js';
 
 const SQL_PREFIX = /^sql:\s*/i;
 
-/** A turn starts from the user's message, or resumes a paused one with the user's review decision. */
-type TurnInput = { content: string } | { resume: ReviewAnswer; direct: boolean };
+/** A turn as the chat starts it: the model of a question is the thread's (resolved when it starts). */
+type ChatTurn = { question: string } | Exclude<TurnInput, { question: string }>;
 
 /**
  * POST /api/chat/:id/message: runs one turn and streams it (SPEC "Stream events"). Closing the
@@ -44,13 +33,10 @@ export class MessageStreamService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly threads: ThreadsService,
-    private readonly agent: AgentService,
+    private readonly agent: AgentFacade,
     private readonly registry: ModelRegistry,
-    private readonly executor: ReadOnlyExecutor,
     private readonly leases: TurnLeases,
     private readonly limits: UserLimits,
-    private readonly review: ReviewService,
-    private readonly reviewTurns: ReviewTurnsService,
   ) {}
 
   async stream(userId: string, threadId: string, content: string, req: Request, res: Response): Promise<void> {
@@ -80,9 +66,8 @@ export class MessageStreamService {
     return this.respond(row, res, async (sink, signal) => {
       await this.threads.touch(row, content);
       // A proposal still waiting is refused first: the new message replaces it.
-      await this.reviewTurns.supersede(row);
-      if (SQL_PREFIX.test(content)) await this.runSql(row, content, sink, signal);
-      else await this.runAgent(row, { content }, sink, signal);
+      await this.agent.supersede(row.id);
+      await this.runTurn(row, SQL_PREFIX.test(content) ? { sql: content.replace(SQL_PREFIX, '').trim(), content } : { question: content }, sink, signal);
     });
   }
 
@@ -94,8 +79,8 @@ export class MessageStreamService {
   async confirm(userId: string, threadId: string, request: ConfirmRequest, _req: Request, res: Response): Promise<void> {
     const row = await this.threads.row(userId, threadId);
     await this.exclusively(userId, row, async () => {
-      const { answer, pending } = await this.reviewTurns.decide(row, request);
-      await this.respond(row, res, (sink, signal) => this.runAgent(row, { resume: answer, direct: pending.proposal.direct }, sink, signal));
+      const resume = await this.agent.decide(row.id, request);
+      await this.respond(row, res, (sink, signal) => this.runTurn(row, resume, sink, signal));
     });
   }
 
@@ -121,12 +106,18 @@ export class MessageStreamService {
     }
   }
 
-  private async runAgent(row: ThreadsTable, input: TurnInput, sink: SseSink, signal: AbortSignal): Promise<void> {
-    // A resumed `SQL:` message needs no model (its turn ends after the query).
-    const needsModel = !('resume' in input && input.direct);
+  /**
+   * One turn, streamed: the answer's text through the think filter, tool events as they come, then `end` (or
+   * `confirm_required` first when the turn paused for review). A run that stalls or overruns is stopped
+   * (StallWatchdog); whatever completed stays in the thread.
+   */
+  private async runTurn(row: ThreadsTable, turn: ChatTurn, sink: SseSink, signal: AbortSignal): Promise<void> {
+    // Only a question needs a model: a `SQL:` message does not, nor does a resumed turn that is one (`direct`).
+    const needsModel = 'question' in turn || ('resume' in turn && !turn.direct);
     const model = needsModel ? this.registry.modelForThread(row.model_name) : null;
     // Fails fast, naming the alternatives, before anything is written to the thread.
     if (model) this.registry.ensureUsable(model.name);
+    const input: TurnInput = 'question' in turn ? { question: turn.question, model: model!.name } : turn;
 
     let full = '';
     let partial = '';
@@ -137,146 +128,45 @@ export class MessageStreamService {
       partial += text;
       sink.send({ type: 'chunk', data: { content: text } });
     };
-    // LLM_TIMEOUT_MS bounds the wait for an upstream's headers; a stream that stalls after them is
-    // caught here: no token or graph event for LLM_STALL_TIMEOUT_MS stops the run. Activity only
-    // stamps a time (tokens are frequent); the timer re-arms itself for what is left when it fires.
-    // A model that never stops streaming is never idle: LLM_MAX_TURN_MS ends the turn whatever happens.
-    const run = new AbortController();
-    const stopRun = () => run.abort(signal.reason);
-    signal.addEventListener('abort', stopRun, { once: true });
-    const stallMs = this.config.LLM_STALL_TIMEOUT_MS;
-    let stalled = false;
-    let lastActivity = performance.now();
-    let watchdog: NodeJS.Timeout | undefined;
-    const check = () => {
-      const idle = performance.now() - lastActivity;
-      if (idle < stallMs) {
-        watchdog = setTimeout(check, stallMs - idle);
-        return;
-      }
-      stalled = true;
-      run.abort(new Error('stalled'));
-    };
-    watchdog = setTimeout(check, stallMs);
-    const maxTurnMs = this.config.LLM_MAX_TURN_MS;
-    let overran = false;
-    const turnTimer = setTimeout(() => {
-      overran = true;
-      run.abort(new Error('turn time limit'));
-    }, maxTurnMs);
-    const budget = this.limits.turn();
-    // The answer's tokens go straight from the model callback to the client (LangGraph's `messages`
-    // stream would queue every token through the graph's stream first); `custom` carries the tool
-    // events and `updates` marks each finished step.
-    const relay = new AnswerRelay((text) => {
-      lastActivity = performance.now();
-      say(filter.push(text));
-    });
-    let paused: ReviewProposal | null = null;
+    // A `SQL:` message's statement is bounded by STATEMENT_TIMEOUT_MS alone, as it always was; a model's turn is watched.
+    const watchdog = 'sql' in input ? null : new StallWatchdog(signal, { stallMs: this.config.LLM_STALL_TIMEOUT_MS, maxTurnMs: this.config.LLM_MAX_TURN_MS });
+    const budget = 'sql' in input ? undefined : this.limits.turn();
+    let outcome;
     try {
-      const graphInput = 'resume' in input ? new Command<ReviewAnswer>({ resume: input.resume }) : { messages: [new HumanMessage(input.content)], model_name: model!.name };
-      const stream = await this.agent.graph.stream(graphInput as Parameters<AgentService['graph']['stream']>[0], {
-        ...this.agent.runConfig(row.id, run.signal, budget),
-        callbacks: [relay],
-        streamMode: ['custom', 'updates'],
-      });
-      for await (const [mode, payload] of stream as AsyncIterable<[string, unknown]>) {
-        lastActivity = performance.now();
-        // The review node paused the turn (interrupt()): the proposal goes to the user, the turn ends here.
-        const interrupts = mode === 'updates' ? (payload as { __interrupt__?: { value: ReviewProposal }[] }).__interrupt__ : undefined;
-        if (interrupts?.length) paused = interrupts[0]!.value;
-        if (mode === 'custom') {
-          sink.send(payload as ToolStreamEvent);
-        } else if (mode === 'updates' && (payload as Record<string, unknown>).assistant !== undefined) {
+      outcome = await this.agent.runTurn(row.id, input, {
+        signal: watchdog?.signal ?? signal,
+        budget,
+        onText: (text) => say(filter.push(text)),
+        onToolEvent: (event) => sink.send(event),
+        onAnswerStep: () => {
           say(filter.flush());
           partial = '';
-        }
-      }
+        },
+        onActivity: () => watchdog?.touch(),
+      });
     } catch (error) {
-      await this.settle(row.id, partial, signal.aborted || overran);
-      if (overran && !signal.aborted) {
+      await this.agent.settle(row.id, partial, signal.aborted || !!watchdog?.overran);
+      if (watchdog?.overran && !signal.aborted) {
         throw new AppError(
           'UPSTREAM_FAILED',
-          `The answer took longer than ${Math.round(maxTurnMs / 1000)} s, the most one answer may take (LLM_MAX_TURN_MS), so it was stopped; what had arrived is kept. Ask again, or pick another model if ${model?.name ?? 'the model'} keeps answering without end.`,
+          `The answer took longer than ${Math.round(this.config.LLM_MAX_TURN_MS / 1000)} s, the most one answer may take (LLM_MAX_TURN_MS), so it was stopped; what had arrived is kept. Ask again, or pick another model if ${model?.name ?? 'the model'} keeps answering without end.`,
         );
       }
-      if (stalled && !signal.aborted) {
-        throw new AppError('UPSTREAM_FAILED', `${model?.name ?? 'The model'} stopped responding for ${Math.round(stallMs / 1000)} s, so the answer was stopped. Try again.`);
+      if (watchdog?.stalled && !signal.aborted) {
+        throw new AppError('UPSTREAM_FAILED', `${model?.name ?? 'The model'} stopped responding for ${Math.round(this.config.LLM_STALL_TIMEOUT_MS / 1000)} s, so the answer was stopped. Try again.`);
       }
       throw error;
     } finally {
-      clearTimeout(watchdog);
-      clearTimeout(turnTimer);
-      signal.removeEventListener('abort', stopRun);
+      watchdog?.dispose();
     }
     // A turn stopped by its tool or model call budget ends on the reason; the thread stays consistent (every call answered).
-    if (budget.stopped) {
+    if (budget?.stopped) {
       sink.send({ type: 'error', data: { error: budget.stopped.message, code: budget.stopped.code } });
       return;
     }
-    if (paused) sink.send({ type: 'confirm_required', data: paused });
-    sink.send({ type: 'end', data: { full_response: full } });
-  }
-
-  /** `SQL: …` runs the statement directly through the read-only executor, without a model. */
-  private async runSql(row: ThreadsTable, content: string, sink: SseSink, signal: AbortSignal): Promise<void> {
-    const sql = content.replace(SQL_PREFIX, '').trim();
-    const id = `sql_${crypto.randomUUID().replace(/-/g, '').slice(0, 20)}`;
-    sink.send({ type: 'tool_call', data: { id, name: 'ask_database', args: { sql } } });
-    let result: ToolResultContent;
-    let forModel: string;
-    let sqlResult = null;
-    if (!row.connection_id) {
-      result = { type: 'error', code: 'NO_CONNECTION', message: 'Choose a connection for this conversation first, then send the SQL again.', sql };
-      forModel = `Error (NO_CONNECTION): ${result.message}`;
-    } else {
-      try {
-        // Review before run applies to `SQL:` too: a query to review pauses here, in the graph, like a tool call.
-        const pause = await this.review.assess({ userId: row.user_id, connectionId: row.connection_id, threadId: row.id, sql, toolCallId: id, toolName: 'ask_database', direct: true, signal });
-        if (pause) {
-          await this.reviewTurns.pauseDirect(row, content, id, sql, pause, signal);
-          sink.send({ type: 'confirm_required', data: pause.proposal });
-          sink.send({ type: 'end', data: { full_response: '' } });
-          return;
-        }
-        const answer = await this.executor.run({ userId: row.user_id, connectionId: row.connection_id, sql, threadId: row.id, signal });
-        result = sqlResultContent(sql, answer);
-        forModel = describeForModel(sql, answer);
-        sqlResult = { sql, columns: answer.columns, rows: answer.rows, row_count: answer.row_count, truncated: answer.truncated };
-      } catch (error) {
-        if (!isAppError(error)) throw error;
-        result = { type: 'error', code: error.code, message: error.message, sql };
-        forModel = `Error (${error.code}): ${error.message}`;
-      }
-    }
-    sink.send({ type: 'tool_result', data: { id, name: 'ask_database', content: result } });
-    // Saved like an agent turn, so the thread shows it after a reload and the model sees it next time.
-    await this.agent.update(row.id, {
-      messages: [
-        new HumanMessage(content),
-        new AIMessage({ content: '', tool_calls: [{ id, name: 'ask_database', args: { sql }, type: 'tool_call' }] }),
-        new ToolMessage({ tool_call_id: id, name: 'ask_database', content: forModel, artifact: result, status: result.type === 'error' ? 'error' : 'success' }),
-      ],
-      ...(sqlResult ? { sql_result: sqlResult } : {}),
-    });
-    sink.send({ type: 'end', data: { full_response: '' } });
-  }
-
-  /**
-   * After an aborted or failed run: keep the text that had streamed (marked stopped), answer tool
-   * calls that never finished, and leave no step pending, so the next message starts cleanly.
-   */
-  private async settle(threadId: string, partial: string, stopped: boolean): Promise<void> {
-    try {
-      const state = await this.agent.graph.getState({ configurable: { thread_id: threadId } });
-      const messages = (state.values as { messages?: AIMessage[] }).messages ?? [];
-      const repaired = answerEveryToolCall(messages);
-      const missing = repaired.slice(messages.length);
-      const extra = partial.trim() ? [new AIMessage({ content: partial, response_metadata: { stopped } })] : [];
-      if (missing.length || extra.length || state.next.length) await this.agent.update(threadId, { messages: [...missing, ...extra] });
-    } catch (error) {
-      this.logger.error(`Could not settle thread ${threadId} after an interrupted run: ${(error as Error).message}`);
-    }
+    if (outcome.paused) sink.send({ type: 'confirm_required', data: outcome.paused });
+    // A `SQL:` message reports no usage (no model was asked).
+    sink.send({ type: 'end', data: { full_response: full, ...(budget ? { usage: outcome.usage } : {}) } });
   }
 
   private toStreamError(error: unknown, row: ThreadsTable): AppError {

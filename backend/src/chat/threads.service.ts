@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { ReviewMode, ThreadConnectionResponse, ThreadDetail, ThreadModelResponse, ThreadState, ThreadSummary } from '@aigis/contracts';
-import { AgentService } from '../agent/agent.service.js';
-import { lastResultRows } from '../agent/stored-results.js';
+import type { CreateThreadInput, ReviewMode, ThreadConnectionResponse, ThreadDetail, ThreadModelResponse, ThreadState, ThreadSummary, UpdateThreadInput } from '@aigis/contracts';
+import { AgentFacade } from '../agent/agent.facade.js';
 import { AppError } from '../common/app-error.js';
 import { Clock } from '../common/clock.js';
 import { ConnectionsService } from '../connections/connections.service.js';
@@ -10,9 +9,7 @@ import { SchemaService } from '../connections/schema.service.js';
 import { ModelRegistry } from '../llm/model-registry.js';
 import { ThreadsRepository } from '../storage/repositories/threads.repository.js';
 import type { ThreadsTable } from '../storage/schema.js';
-import { type CreateThreadInput, DEFAULT_TITLE, type UpdateThreadInput } from './chat.schemas.js';
-import { ReviewTurnsService } from './review-turns.service.js';
-import { toThreadMessages } from './thread-messages.js';
+import { DEFAULT_TITLE } from './default-title.js';
 
 export function toSummary(row: ThreadsTable): ThreadSummary {
   return {
@@ -21,6 +18,7 @@ export function toSummary(row: ThreadsTable): ThreadSummary {
     model: row.model_name,
     connection_id: row.connection_id,
     review: (row.review as ReviewMode | null) ?? null,
+    knowledge_examples: row.knowledge_examples !== 0,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -35,12 +33,11 @@ export function toSummary(row: ThreadsTable): ThreadSummary {
 export class ThreadsService {
   constructor(
     private readonly threads: ThreadsRepository,
-    private readonly agent: AgentService,
+    private readonly agent: AgentFacade,
     private readonly registry: ModelRegistry,
     private readonly connections: ConnectionsService,
     private readonly schemas: SchemaService,
     private readonly clock: Clock,
-    private readonly reviewTurns: ReviewTurnsService,
   ) {}
 
   async create(userId: string, input: CreateThreadInput): Promise<ThreadSummary> {
@@ -54,11 +51,12 @@ export class ThreadsService {
       model_name: model,
       connection_id: null,
       review: input.review ?? null,
+      knowledge_examples: input.knowledge_examples === false ? 0 : 1,
       created_at: now,
       updated_at: now,
     };
     await this.threads.insert(row);
-    if (model) await this.agent.update(row.id, { model_name: model });
+    if (model) await this.agent.saveSettings(row.id, { model_name: model });
     if (input.connection_id) {
       await this.setConnection(userId, row.id, input.connection_id);
       row.connection_id = input.connection_id;
@@ -78,19 +76,16 @@ export class ThreadsService {
 
   async detail(userId: string, threadId: string): Promise<ThreadDetail> {
     const row = await this.row(userId, threadId);
-    return {
-      ...toSummary(row),
-      messages: toThreadMessages(await this.agent.messages(threadId)),
-      pending_review: await this.reviewTurns.pendingProposal(threadId),
-    };
+    return { ...toSummary(row), ...(await this.agent.conversation(threadId)) };
   }
 
-  /** Renames and/or sets the thread's review mode (null: follow the connection). */
+  /** Renames, sets the thread's review mode (null: follow the connection) and/or its use of knowledge examples. */
   async update(userId: string, threadId: string, input: UpdateThreadInput): Promise<ThreadSummary> {
     const row = await this.row(userId, threadId);
     const patch = {
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.review !== undefined ? { review: input.review } : {}),
+      ...(input.knowledge_examples !== undefined ? { knowledge_examples: input.knowledge_examples ? 1 : 0 } : {}),
       updated_at: this.clock.iso(),
     };
     await this.threads.update(userId, threadId, patch);
@@ -128,7 +123,7 @@ export class ThreadsService {
       );
     }
     await this.threads.update(userId, threadId, { model_name: model.name, updated_at: this.clock.iso() });
-    await this.agent.updateSettings(threadId, { model_name: model.name });
+    await this.agent.saveSettings(threadId, { model_name: model.name });
     return this.model(userId, threadId);
   }
 
@@ -136,7 +131,7 @@ export class ThreadsService {
   async setConnection(userId: string, threadId: string, connectionId: string): Promise<ThreadConnectionResponse> {
     await this.row(userId, threadId);
     const schema = await this.schemas.get(userId, connectionId);
-    await this.agent.updateSettings(threadId, {
+    await this.agent.saveSettings(threadId, {
       db_schema: schema.markdown,
       schema_mode: schema.markdown_mode,
       connection: { user_id: userId, connection_id: connectionId },
@@ -148,15 +143,7 @@ export class ThreadsService {
 
   async state(userId: string, threadId: string): Promise<ThreadState> {
     await this.row(userId, threadId);
-    const state = await this.agent.state(threadId);
-    return {
-      messages: toThreadMessages(state.messages),
-      model_name: state.model_name,
-      db_schema: state.db_schema,
-      connection: state.connection,
-      sql_result: state.sql_result && { ...state.sql_result, rows: lastResultRows(state.messages, state.sql_result) },
-      pending_review: await this.reviewTurns.pendingProposal(threadId),
-    };
+    return this.agent.threadState(threadId);
   }
 
   /** After a message: newest first in the list, and a title from the first question. */

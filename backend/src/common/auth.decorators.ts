@@ -1,9 +1,10 @@
-import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import type { UserRole } from '@aigis/contracts';
 
 export const IS_PUBLIC = 'aigis:isPublic';
-/** Routes open without a token: health and auth. */
-export const Public = () => SetMetadata(IS_PUBLIC, true);
+/** Routes open without a token: health and auth. Marked `x-public` in the OpenAPI document, which documents 401 for every other route. */
+export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), ApiExtension('x-public', true));
 
 export const ADMIN_ONLY = 'aigis:adminOnly';
 /** Routes only an admin may call (others get 403). */

@@ -1,5 +1,5 @@
 import { Body, Query, type PipeTransform } from '@nestjs/common';
-import { ApiBody } from '@nestjs/swagger';
+import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import { z, type ZodType } from 'zod';
 import { AppError } from './app-error.js';
 
@@ -34,6 +34,16 @@ export function ZodBody(schema: ZodType): ParameterDecorator {
   };
 }
 
+/** Parses the query string with `schema` and documents each of its fields as a query parameter. */
 export function ZodQuery(schema: ZodType): ParameterDecorator {
-  return Query(new ZodValidationPipe(schema));
+  return (target, key, index) => {
+    Query(new ZodValidationPipe(schema))(target, key, index);
+    if (key === undefined) return;
+    const descriptor = Object.getOwnPropertyDescriptor(target, key);
+    if (!descriptor) return;
+    const json = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input' }) as { properties?: Record<string, object>; required?: string[] };
+    for (const [name, property] of Object.entries(json.properties ?? {})) {
+      ApiQuery({ name, required: json.required?.includes(name) ?? false, schema: property })(target, key, descriptor);
+    }
+  };
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { parseHostRules } from '../connections/reach/host-rules.js';
+import { parseHostRules } from './host-rules.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -52,6 +52,8 @@ export const envSchema = z
     /** Comma-separated host names, addresses and CIDRs user connections may never reach. */
     CONNECTION_DENY_HOSTS: z.string().optional(),
     STATEMENT_TIMEOUT_MS: int(100, 3_600_000).default(30_000),
+    /** The longest statement timeout a connection may set for itself (unset: STATEMENT_TIMEOUT_MS). */
+    STATEMENT_TIMEOUT_MAX_MS: int(100, 3_600_000).optional(),
     ROW_LIMIT: int(1, 100_000).default(500),
     ROW_LIMIT_MAX: int(1, 1_000_000).default(5000),
     RESULT_CELL_MAX_BYTES: int(64, 16 * 1024 * 1024).default(64 * 1024),
@@ -68,6 +70,8 @@ export const envSchema = z
     DEFAULT_MODEL: z.string().optional(),
     LM_STUDIO_ENDPOINT: optionalUrl,
     LM_STUDIO_API_KEY: z.string().optional(),
+    /** The context window LM Studio loads the models it lists with (models Aigis knows have their own). */
+    LM_STUDIO_CONTEXT_WINDOW: int(512, 10_000_000).optional(),
     DEEPSEEK_API_KEY: z.string().optional(),
     DEEPSEEK_BASE_URL: z.url().default('https://api.deepseek.com/v1'),
     OPENAI_API_KEY: z.string().optional(),
@@ -76,6 +80,8 @@ export const envSchema = z
     ANTHROPIC_API_KEY: z.string().optional(),
     ANTHROPIC_MODELS: z.string().default('claude-sonnet-4-5,claude-haiku-4-5'),
     OLLAMA_BASE_URL: optionalUrl,
+    /** The context window (num_ctx) Ollama serves its models with. */
+    OLLAMA_CONTEXT_WINDOW: int(512, 10_000_000).optional(),
     MODELS_CONFIG: z.string().optional(),
     MODEL_PROBE_TIMEOUT_MS: int(50, 10_000).default(2000),
     MODEL_PROBE_TTL_S: int(1, 86_400).default(30),
@@ -95,6 +101,21 @@ export const envSchema = z
     USER_MAX_CONCURRENT_STREAMS: int(1, 100_000).default(3),
     USER_MAX_DB_CONNECTIONS: int(1, 10_000).default(10),
     USER_MAX_SAVED_CONNECTIONS: int(1, 100_000).default(50),
+
+    /** A connection's knowledge: how much of each kind it may keep (then 409 CONFLICT). Field lengths: KNOWLEDGE_FIELD_LIMITS. */
+    KNOWLEDGE_MAX_GLOSSARY: int(1, 100_000).default(500),
+    KNOWLEDGE_MAX_TABLE_NOTES: int(1, 100_000).default(2000),
+    KNOWLEDGE_MAX_EXAMPLES: int(1, 100_000).default(10_000),
+    KNOWLEDGE_MAX_LEARNINGS: int(1, 100_000).default(1000),
+    /** Characters of instructions, glossary and learnings in a prompt (beside the schema's own budget, never taken from it). */
+    KNOWLEDGE_PROMPT_BUDGET: int(200, 1_000_000).default(6000),
+    /** Learned corrections in a prompt at most (the most confident first). */
+    KNOWLEDGE_PROMPT_LEARNINGS: int(0, 1000).default(20),
+    /** Example queries retrieved for the SQL writer per question, and the characters they may use. */
+    KNOWLEDGE_EXAMPLES_K: int(0, 100).default(5),
+    KNOWLEDGE_EXAMPLES_BUDGET: int(200, 1_000_000).default(4000),
+    /** The largest knowledge file POST /knowledge/import accepts. */
+    KNOWLEDGE_IMPORT_MAX_BYTES: int(1024, 256 * 1024 * 1024).default(16 * 1024 * 1024),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.MASTER_ENCRYPTION_KEY) {
@@ -104,11 +125,16 @@ export const envSchema = z
         message: 'is required when DATABASE_URL is set (server mode); generate one with `openssl rand -hex 32`',
       });
     }
-    if (env.LLM_STALL_TIMEOUT_MS <= env.STATEMENT_TIMEOUT_MS) {
-      ctx.addIssue({ code: 'custom', path: ['LLM_STALL_TIMEOUT_MS'], message: 'must exceed STATEMENT_TIMEOUT_MS (a running query sends no events)' });
+    const longest = statementTimeoutMax(env);
+    const which = env.STATEMENT_TIMEOUT_MAX_MS === undefined ? 'STATEMENT_TIMEOUT_MS' : 'STATEMENT_TIMEOUT_MAX_MS';
+    if (env.STATEMENT_TIMEOUT_MS > longest) {
+      ctx.addIssue({ code: 'custom', path: ['STATEMENT_TIMEOUT_MAX_MS'], message: 'must not be below STATEMENT_TIMEOUT_MS' });
     }
-    if (env.LLM_MAX_TURN_MS <= env.STATEMENT_TIMEOUT_MS) {
-      ctx.addIssue({ code: 'custom', path: ['LLM_MAX_TURN_MS'], message: 'must exceed STATEMENT_TIMEOUT_MS (an answer may run a query)' });
+    if (env.LLM_STALL_TIMEOUT_MS <= longest) {
+      ctx.addIssue({ code: 'custom', path: ['LLM_STALL_TIMEOUT_MS'], message: `must exceed ${which} (a running query sends no events)` });
+    }
+    if (env.LLM_MAX_TURN_MS <= longest) {
+      ctx.addIssue({ code: 'custom', path: ['LLM_MAX_TURN_MS'], message: `must exceed ${which} (an answer may run a query)` });
     }
     if (env.USER_MAX_DB_CONNECTIONS < env.POOL_MAX) {
       ctx.addIssue({ code: 'custom', path: ['USER_MAX_DB_CONNECTIONS'], message: 'must be at least POOL_MAX (one pool may use all of its connections)' });
@@ -129,6 +155,11 @@ export const envSchema = z
   });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** The longest statement timeout any connection may use. */
+export function statementTimeoutMax(env: Pick<Env, 'STATEMENT_TIMEOUT_MS' | 'STATEMENT_TIMEOUT_MAX_MS'>): number {
+  return env.STATEMENT_TIMEOUT_MAX_MS ?? env.STATEMENT_TIMEOUT_MS;
+}
 
 export interface AppConfig extends Env {
   /** Absolute DATA_DIR. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { AdapterSettings, ConnectionTarget, DialectAdapter } from './dialects/dialect-adapter.js';
 import { createAdapter } from './dialects/index.js';
 
@@ -16,24 +17,32 @@ export interface AdapterCacheOptions {
 interface Entry {
   adapter: DialectAdapter;
   fingerprint: string;
-  lastUsed: number;
 }
 
 /**
  * One adapter (one pool) per connection id, so queries reuse connections instead of logging in each time.
- * Bounded (LRU) and self-cleaning (idle adapters are closed by an unref'd timer); a changed target (host, user,
- * password, …) replaces the cached adapter.
+ * An lru-cache bounded by `maxEntries` (the least recently used is closed beyond it) whose entries expire after
+ * `idleMs` without use (an unref'd timer purges them); a changed target (host, user, password, …) replaces the
+ * cached adapter. Every way out of the cache (eviction, expiry, replacement, evict, closeAll) closes the pool.
  */
 export class AdapterCache {
-  // Map iteration order is insertion order: re-inserting on use keeps the least recently used first.
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
   private readonly factory: NonNullable<AdapterCacheOptions['factory']>;
-  private readonly now: () => number;
+  /** Pools being closed; sweep, evict and closeAll wait for them. */
+  private readonly closing = new Set<Promise<void>>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly options: AdapterCacheOptions) {
+  constructor(options: AdapterCacheOptions) {
     this.factory = options.factory ?? createAdapter;
-    this.now = options.now ?? Date.now;
+    this.entries = new LRUCache<string, Entry>({
+      max: options.maxEntries,
+      ttl: options.idleMs,
+      updateAgeOnGet: true,
+      // Read the clock on every check (the default caches it for a millisecond, which a test clock would defeat).
+      ttlResolution: 0,
+      perf: { now: options.now ?? Date.now },
+      dispose: (entry) => this.close(entry.adapter),
+    });
     this.sweeper = setInterval(() => void this.sweep(), Math.max(250, Math.min(options.idleMs / 2, 60_000)));
     this.sweeper.unref();
   }
@@ -46,44 +55,37 @@ export class AdapterCache {
   get(target: ConnectionTarget, settings: AdapterSettings): DialectAdapter {
     const fingerprint = fingerprintOf(target, settings);
     const existing = this.entries.get(target.id);
-    this.entries.delete(target.id);
-    if (existing && existing.fingerprint === fingerprint) {
-      existing.lastUsed = this.now();
-      this.entries.set(target.id, existing);
-      return existing.adapter;
-    }
-    if (existing) void closeQuietly(existing.adapter);
-    const entry: Entry = { adapter: this.factory(target, settings), fingerprint, lastUsed: this.now() };
+    if (existing?.fingerprint === fingerprint) return existing.adapter;
+    const entry: Entry = { adapter: this.factory(target, settings), fingerprint };
     this.entries.set(target.id, entry);
-    while (this.entries.size > this.options.maxEntries) {
-      const [oldestId, oldest] = this.entries.entries().next().value as [string, Entry];
-      this.entries.delete(oldestId);
-      void closeQuietly(oldest.adapter);
-    }
     return entry.adapter;
   }
 
   /** Closes and forgets the adapter of a connection (after it was changed or deleted). */
   async evict(id: string): Promise<void> {
-    const entry = this.entries.get(id);
-    if (!entry) return;
     this.entries.delete(id);
-    await closeQuietly(entry.adapter);
+    await this.settled();
   }
 
   /** Closes adapters unused for longer than idleMs. */
   async sweep(): Promise<void> {
-    const cutoff = this.now() - this.options.idleMs;
-    const idle = [...this.entries].filter(([, e]) => e.lastUsed <= cutoff);
-    for (const [id] of idle) this.entries.delete(id);
-    await Promise.all(idle.map(([, e]) => closeQuietly(e.adapter)));
+    this.entries.purgeStale();
+    await this.settled();
   }
 
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
-    const all = [...this.entries.values()];
     this.entries.clear();
-    await Promise.all(all.map((e) => closeQuietly(e.adapter)));
+    await this.settled();
+  }
+
+  private close(adapter: DialectAdapter): void {
+    const closing = closeQuietly(adapter).finally(() => this.closing.delete(closing));
+    this.closing.add(closing);
+  }
+
+  private async settled(): Promise<void> {
+    await Promise.all([...this.closing]);
   }
 }
 

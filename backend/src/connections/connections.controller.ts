@@ -1,29 +1,20 @@
-import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { Connection, ConnectionTestResult, QueryResponse, SchemaResponse, SqliteFilesResponse } from '@aigis/contracts';
-import type { Request } from 'express';
-import { z } from 'zod';
+import {
+  type Connection,
+  type ConnectionTestResult,
+  type CreateConnectionInput,
+  type SchemaResponse,
+  schemaQuerySchema,
+  type SqliteFilesResponse,
+  type UpdateConnectionInput,
+} from '@aigis/contracts';
+import type { z } from 'zod';
 import { type AuthUser, CurrentUser } from '../common/auth.decorators.js';
 import { ZodBody, ZodQuery } from '../common/zod.js';
-import { abortSignalFor } from '../common/request-abort.js';
-import { ReadOnlyExecutor } from '../query/read-only-executor.js';
-import {
-  type CreateConnectionInput,
-  createConnectionSchema,
-  type UpdateConnectionInput,
-  updateConnectionSchema,
-} from './connection-input.js';
+import { createConnectionBody, updateConnectionBody } from './connection-input.js';
 import { ConnectionsService } from './connections.service.js';
 import { SchemaService } from './schema.service.js';
-
-const querySchema = z
-  .object({
-    sql: z.string().trim().min(1, 'must not be empty').max(100_000, 'must be at most 100,000 characters'),
-    limit: z.number().int().min(1).max(1_000_000).optional(),
-  })
-  .strict();
-
-const schemaQuerySchema = z.object({ refresh: z.enum(['true', 'false', '1', '0']).optional() });
 
 @ApiTags('connections')
 @ApiBearerAuth()
@@ -32,7 +23,6 @@ export class ConnectionsController {
   constructor(
     private readonly connections: ConnectionsService,
     private readonly schemas: SchemaService,
-    private readonly executor: ReadOnlyExecutor,
   ) {}
 
   @Get()
@@ -41,7 +31,7 @@ export class ConnectionsController {
   }
 
   @Post()
-  create(@CurrentUser() user: AuthUser, @ZodBody(createConnectionSchema) body: CreateConnectionInput): Promise<Connection> {
+  create(@CurrentUser() user: AuthUser, @ZodBody(createConnectionBody) body: CreateConnectionInput): Promise<Connection> {
     return this.connections.create(user.id, body);
   }
 
@@ -57,7 +47,7 @@ export class ConnectionsController {
   }
 
   @Patch(':id')
-  update(@CurrentUser() user: AuthUser, @Param('id') id: string, @ZodBody(updateConnectionSchema) body: UpdateConnectionInput): Promise<Connection> {
+  update(@CurrentUser() user: AuthUser, @Param('id') id: string, @ZodBody(updateConnectionBody) body: UpdateConnectionInput): Promise<Connection> {
     return this.connections.update(user.id, id, body);
   }
 
@@ -80,16 +70,5 @@ export class ConnectionsController {
     @ZodQuery(schemaQuerySchema) query: z.infer<typeof schemaQuerySchema>,
   ): Promise<SchemaResponse> {
     return this.schemas.get(user.id, id, { refresh: query.refresh === 'true' || query.refresh === '1' });
-  }
-
-  @Post(':id/query')
-  @HttpCode(200)
-  query(
-    @CurrentUser() user: AuthUser,
-    @Param('id') id: string,
-    @ZodBody(querySchema) body: z.infer<typeof querySchema>,
-    @Req() request: Request,
-  ): Promise<QueryResponse> {
-    return this.executor.run({ userId: user.id, connectionId: id, sql: body.sql, limit: body.limit, signal: abortSignalFor(request) });
   }
 }

@@ -1,8 +1,6 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
-import { ReadOnlyExecutor, SQL_GUARD } from '../query/read-only-executor.js';
-import { ParserSqlGuard } from '../sql-guard/parser-sql-guard.js';
 import { AdapterCache } from './adapter-cache.js';
 import { ConnectionsController } from './connections.controller.js';
 import { ConnectionsService } from './connections.service.js';
@@ -20,7 +18,6 @@ import { SqliteAccess } from './sqlite-access.service.js';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new AdapterCache({ maxEntries: config.POOL_CACHE_MAX, idleMs: config.POOL_IDLE_MS }),
     },
-    { provide: SQL_GUARD, useClass: ParserSqlGuard },
     HostResolver,
     {
       provide: TargetPolicy,
@@ -36,11 +33,10 @@ import { SqliteAccess } from './sqlite-access.service.js';
     },
     ConnectionsService,
     SchemaService,
-    ReadOnlyExecutor,
     DemoConnectionService,
     SqliteAccess,
   ],
-  exports: [TargetPolicy, HostResolver, ConnectionsService, SchemaService, ReadOnlyExecutor, DemoConnectionService, SqliteAccess],
+  exports: [TargetPolicy, HostResolver, ConnectionsService, SchemaService, DemoConnectionService, SqliteAccess],
 })
 export class ConnectionsModule implements OnApplicationShutdown {
   constructor(@Inject(AdapterCache) private readonly adapters: AdapterCache) {}

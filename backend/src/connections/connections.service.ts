@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Connection, ConnectionTestResult, ElevatedPrivilege, SqliteFilesResponse } from '@aigis/contracts';
+import type { Connection, ConnectionTestResult, CreateConnectionInput, ElevatedPrivilege, PolicySettingsInput, ReviewSettingsInput, SqliteFilesResponse, UpdateConnectionInput } from '@aigis/contracts';
 import { AppError } from '../common/app-error.js';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG } from '../config/config.module.js';
@@ -11,21 +11,15 @@ import { UserLimits } from '../limits/user-limits.service.js';
 import { ConnectionsRepository } from '../storage/repositories/connections.repository.js';
 import type { ConnectionsTable } from '../storage/schema.js';
 import { AdapterCache } from './adapter-cache.js';
-import { DEFAULT_REVIEW_MODE, DEFAULT_REVIEW_THRESHOLDS } from '../agent/review/review-policy.js';
-import {
-  type ConnectionSpec,
-  ConnectionInputError,
-  type CreateConnectionInput,
-  type ReviewSettingsInput,
-  specFromCreate,
-  specFromUpdate,
-  type UpdateConnectionInput,
-} from './connection-input.js';
+import { DEFAULT_REVIEW_MODE, DEFAULT_REVIEW_THRESHOLDS } from './review-defaults.js';
+import { type ConnectionSpec, ConnectionInputError, specFromCreate, specFromUpdate } from './connection-input.js';
 import { createAdapter } from './dialects/index.js';
 import type { AdapterSettings, ConnectionTarget, DialectAdapter } from './dialects/dialect-adapter.js';
 import { TargetPolicy, TargetRefusedError } from './reach/target-policy.js';
 import { SqliteAccess } from './sqlite-access.service.js';
 import { relativeToRoot } from './sqlite-files.js';
+import type { TablePolicy } from '../sql-guard/table-policy.js';
+import { statementTimeoutMax } from '../config/env.schema.js';
 
 export function toApiConnection(row: ConnectionsTable): Connection {
   return {
@@ -43,6 +37,10 @@ export function toApiConnection(row: ConnectionsTable): Connection {
     elevated_privileges: row.elevated_privileges === null ? null : (JSON.parse(row.elevated_privileges) as ElevatedPrivilege[]),
     is_demo: row.is_demo === 1,
     allowed_functions: readAllowedFunctions(row.allowed_functions),
+    allowed_tables: readNameList(row.allowed_tables),
+    excluded_tables: readNameList(row.excluded_tables),
+    row_limit: row.row_limit ?? null,
+    statement_timeout_ms: row.statement_timeout_ms ?? null,
     review: (row.review as Connection['review']) ?? DEFAULT_REVIEW_MODE,
     review_thresholds: {
       cost: row.review_max_cost ?? DEFAULT_REVIEW_THRESHOLDS.cost,
@@ -56,12 +54,41 @@ export function toApiConnection(row: ConnectionsTable): Connection {
 
 /** The stored JSON list; anything unreadable allows nothing (the guard then refuses every non-built-in function). */
 function readAllowedFunctions(stored: string | null | undefined): string[] {
+  return readNameList(stored) ?? [];
+}
+
+/** A stored JSON list of names; undefined when it does not read as one. */
+function readNameList(stored: string | null | undefined): string[];
+function readNameList(stored: string | null | undefined, unreadable: null): string[] | null;
+function readNameList(stored: string | null | undefined, unreadable: string[] | null = []): string[] | null {
   try {
     const list: unknown = JSON.parse(stored ?? '[]');
-    return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string') : [];
+    return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string') : unreadable;
   } catch {
-    return [];
+    return unreadable;
   }
+}
+
+/**
+ * The table policy the guard and introspection apply. A stored list that does not read must not open
+ * anything: it becomes an allowlist of nothing.
+ */
+function readTablePolicy(row: Pick<ConnectionsTable, 'allowed_tables' | 'excluded_tables'>): TablePolicy {
+  const allowed = readNameList(row.allowed_tables, null);
+  const excluded = readNameList(row.excluded_tables, null);
+  // '\u0000' is no valid entry, and an allowlist whose entries all fail to parse allows nothing (compilePolicy).
+  if (allowed === null || excluded === null) return { allowed: ['\u0000'], excluded: excluded ?? [] };
+  return { allowed, excluded };
+}
+
+/** The policy columns a create or PATCH carries (absent: unchanged). */
+function policyColumns(input: PolicySettingsInput): Partial<Pick<ConnectionsTable, 'allowed_tables' | 'excluded_tables' | 'row_limit' | 'statement_timeout_ms'>> {
+  return {
+    ...(input.allowed_tables !== undefined ? { allowed_tables: JSON.stringify(input.allowed_tables) } : {}),
+    ...(input.excluded_tables !== undefined ? { excluded_tables: JSON.stringify(input.excluded_tables) } : {}),
+    ...(input.row_limit !== undefined ? { row_limit: input.row_limit } : {}),
+    ...(input.statement_timeout_ms !== undefined ? { statement_timeout_ms: input.statement_timeout_ms } : {}),
+  };
 }
 
 /** The review settings a create or PATCH carries, as columns (absent: unchanged; a null threshold: the default). */
@@ -107,6 +134,7 @@ export class ConnectionsService {
   }
 
   async create(userId: string, input: CreateConnectionInput, options: { isDemo?: boolean } = {}): Promise<Connection> {
+    this.checkLimits(input);
     const spec = await this.normalise(userId, () => specFromCreate(input));
     await this.checkReachable(spec);
     const id = crypto.randomUUID();
@@ -123,7 +151,12 @@ export class ConnectionsService {
       review_max_cost: null,
       review_max_rows: null,
       review_scan_rows: null,
+      allowed_tables: '[]',
+      excluded_tables: '[]',
+      row_limit: null,
+      statement_timeout_ms: null,
       ...reviewColumns(input),
+      ...policyColumns(input),
       created_at: now,
       updated_at: now,
     };
@@ -140,6 +173,7 @@ export class ConnectionsService {
   }
 
   async update(userId: string, id: string, patch: UpdateConnectionInput): Promise<Connection> {
+    this.checkLimits(patch);
     const current = await this.row(userId, id);
     const spec = await this.normalise(userId, () =>
       specFromUpdate(
@@ -168,6 +202,7 @@ export class ConnectionsService {
       ...columns,
       sealed_password: sealed,
       ...reviewColumns(patch),
+      ...policyColumns(patch),
       ...(patch.allowed_functions !== undefined ? { allowed_functions: JSON.stringify(patch.allowed_functions) } : {}),
       // What the last test found no longer describes a moved connection or another login.
       elevated_privileges: renamedOnly ? current.elevated_privileges : null,
@@ -230,7 +265,31 @@ export class ConnectionsService {
       sslCa: row.ssl_ca,
       filePath: row.dialect === 'sqlite' ? await this.sqliteAccess.resolve(row.user_id, row.database ?? '') : null,
       allowedFunctions: readAllowedFunctions(row.allowed_functions),
+      tablePolicy: readTablePolicy(row),
+      rowLimit: row.row_limit ?? null,
+      statementTimeoutMs: row.statement_timeout_ms ?? null,
     };
+  }
+
+  /** The row cap and statement timeout for a connection: its own, within the instance's maxima, or the instance's defaults. */
+  executionLimits(target: Pick<ConnectionTarget, 'rowLimit' | 'statementTimeoutMs'>): { rowLimit: number; maxRows: number; timeoutMs: number } {
+    const maxRows = Math.min(target.rowLimit ?? this.config.ROW_LIMIT_MAX, this.config.ROW_LIMIT_MAX);
+    return {
+      rowLimit: Math.min(target.rowLimit ?? this.config.ROW_LIMIT, maxRows),
+      maxRows,
+      timeoutMs: Math.min(target.statementTimeoutMs ?? this.config.STATEMENT_TIMEOUT_MS, statementTimeoutMax(this.config)),
+    };
+  }
+
+  /** A row limit or timeout beyond the instance's maxima is the owner's input error, said with the maximum. */
+  private checkLimits(input: PolicySettingsInput): void {
+    if (input.row_limit != null && input.row_limit > this.config.ROW_LIMIT_MAX) {
+      throw new AppError('VALIDATION_FAILED', `row_limit: must be at most ${this.config.ROW_LIMIT_MAX} (this instance's ROW_LIMIT_MAX)`);
+    }
+    const longest = statementTimeoutMax(this.config);
+    if (input.statement_timeout_ms != null && input.statement_timeout_ms > longest) {
+      throw new AppError('VALIDATION_FAILED', `statement_timeout_ms: must be at most ${longest} (this instance's STATEMENT_TIMEOUT_MAX_MS)`);
+    }
   }
 
   /** Only the files this user may connect to. */

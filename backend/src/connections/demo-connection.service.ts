@@ -23,7 +23,7 @@ export class DemoConnectionService implements OnModuleInit {
     if (this.config.mode !== 'embedded' || !this.config.DEMO_DATABASE) return;
     try {
       fs.mkdirSync(this.config.sqliteRoot, { recursive: true });
-      this.demoFile = await ensureDemoStore(this.config.sqliteRoot);
+      this.demoFile = ensureDemoStore(this.config.sqliteRoot);
     } catch (error) {
       // The product works without the demo; say why it is missing rather than refusing to start.
       this.logger.warn(`Demo store not available: ${(error as Error).message}`);

@@ -1,65 +1,106 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SchemaResponse } from '@aigis/contracts';
+import { LRUCache } from 'lru-cache';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { UserLimits } from '../limits/user-limits.service.js';
 import { ConnectionsService } from './connections.service.js';
+import type { ConnectionTarget, DialectAdapter } from './dialects/dialect-adapter.js';
 import { renderSchemaMarkdown } from './introspection/schema-markdown.js';
+import { visibleTables } from './introspection/table-visibility.js';
+import { schemaForQuestion } from './introspection/schema-selection.js';
+import { buildRelevanceIndex, type RelevanceIndex } from './introspection/table-relevance.js';
+import type { SchemaMarkdownMode } from './introspection/schema-markdown.js';
+import { compilePolicy, tableVisible } from '../sql-guard/table-policy.js';
 
-interface CacheEntry {
-  at: number;
-  value: Promise<SchemaResponse>;
+/** What one introspection needs; it runs for the first caller and every concurrent caller shares it. */
+interface Introspection {
+  userId: string;
+  adapter: DialectAdapter;
+  target: ConnectionTarget;
+  signal?: AbortSignal;
 }
 
 /**
- * Introspection results per connection, cached with a TTL. Concurrent requests share one
- * introspection; a failed one is not cached. Ownership is checked on every call, cache or not.
+ * Introspection results per connection in an lru-cache: at most POOL_CACHE_MAX schemas (one per cached pool),
+ * each for SCHEMA_CACHE_TTL_S. Concurrent requests share one introspection in flight (lru-cache's fetch); a failed
+ * one is not cached, nor is one that finishes after its connection changed. Ownership is checked on every call,
+ * cache or not.
  */
 @Injectable()
 export class SchemaService {
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache: LRUCache<string, SchemaResponse, Introspection>;
+  /** Built on the first question about a large schema, dropped with its introspection result. */
+  private readonly indexes = new WeakMap<SchemaResponse, RelevanceIndex>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly connections: ConnectionsService,
     private readonly limits: UserLimits,
   ) {
+    this.cache = new LRUCache<string, SchemaResponse, Introspection>({
+      max: config.POOL_CACHE_MAX,
+      // A TTL of 0 keeps nothing beyond the introspection in flight (lru-cache reads 0 as "no TTL").
+      ttl: Math.max(1, config.SCHEMA_CACHE_TTL_S * 1000),
+      // A change of the connection deletes its entry; an introspection then in flight still answers its callers.
+      ignoreFetchAbort: true,
+      fetchMethod: (_id, _stale, { context }) => this.introspect(context),
+    });
     connections.onChange((id) => this.cache.delete(id));
   }
 
   async get(userId: string, connectionId: string, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<SchemaResponse> {
     const { adapter, target } = await this.connections.adapterFor(userId, connectionId);
-    const hit = this.cache.get(connectionId);
-    if (!options.refresh && hit && Date.now() - hit.at < this.config.SCHEMA_CACHE_TTL_S * 1000) return hit.value;
+    const schema = await this.cache.fetch(connectionId, { forceRefresh: options.refresh, context: { userId, adapter, target, signal: options.signal } });
+    if (!schema) throw new Error('introspection returned nothing');
+    return schema;
+  }
 
+  /**
+   * The schema as a prompt gives it for one question: the whole schema when it fits in detail, else the tables most
+   * relevant to the question in full and the others by name (the model uses describe_table for those).
+   */
+  async promptSchema(
+    userId: string,
+    connectionId: string,
+    question: string,
+    options: { signal?: AbortSignal; hintTables?: readonly string[] } = {},
+  ): Promise<{ markdown: string; mode: SchemaMarkdownMode }> {
+    const schema = await this.get(userId, connectionId, { signal: options.signal });
+    if (schema.markdown_mode === 'full' || schema.markdown_mode === 'no_samples') return { markdown: schema.markdown, mode: schema.markdown_mode };
+    let index = this.indexes.get(schema);
+    if (!index) this.indexes.set(schema, (index = buildRelevanceIndex(schema.tables)));
+    const { markdown, mode } = schemaForQuestion(index, question, { dialect: schema.dialect, budgetChars: this.config.SCHEMA_PROMPT_BUDGET, hintTables: options.hintTables });
+    return { markdown, mode };
+  }
+
+  private async introspect({ userId, adapter, target, signal }: Introspection): Promise<SchemaResponse> {
     const started = performance.now();
     // An introspection (catalog and sample-row queries) counts as one of the user's queries.
     const release = this.limits.query(userId);
-    const value = adapter
-      .introspect({
+    try {
+      // Excluded tables (and those outside an allowlist) are never sampled, listed, described or given to a model.
+      const policy = compilePolicy(target.dialect, target.tablePolicy, target.dialect === 'mysql' ? target.database : undefined);
+      const result = await adapter.introspect({
         sampleRows: 3,
         sampleConcurrency: this.config.SCHEMA_SAMPLE_CONCURRENCY,
-        sampleTimeoutMs: this.config.SCHEMA_SAMPLE_TIMEOUT_MS,
-        signal: options.signal,
-      })
-      .then((result): SchemaResponse => {
-        const { markdown, mode } = renderSchemaMarkdown(result.tables, { dialect: target.dialect, budgetChars: this.config.SCHEMA_PROMPT_BUDGET });
-        return {
-          dialect: target.dialect,
-          tables: result.tables,
-          markdown,
-          markdown_mode: mode,
-          introspected_at: new Date().toISOString(),
-          elapsed_ms: Math.round(performance.now() - started),
-          catalog_queries: result.catalogQueries,
-        };
-      })
-      .finally(release);
-    const entry = { at: Date.now(), value };
-    this.cache.set(connectionId, entry);
-    value.catch(() => {
-      if (this.cache.get(connectionId) === entry) this.cache.delete(connectionId);
-    });
-    return value;
+        sampleTimeoutMs: Math.min(this.config.SCHEMA_SAMPLE_TIMEOUT_MS, this.connections.executionLimits(target).timeoutMs),
+        signal,
+        ...(policy ? { includeTable: (schema: string | null, name: string) => tableVisible(policy, schema ?? undefined, name) } : {}),
+      });
+      const tables = visibleTables(result.tables, policy);
+      const { markdown, mode } = renderSchemaMarkdown(tables, { dialect: target.dialect, budgetChars: this.config.SCHEMA_PROMPT_BUDGET });
+      return {
+        dialect: target.dialect,
+        tables,
+        markdown,
+        markdown_mode: mode,
+        introspected_at: new Date().toISOString(),
+        elapsed_ms: Math.round(performance.now() - started),
+        catalog_queries: result.catalogQueries,
+      };
+    } finally {
+      release();
+    }
   }
 }

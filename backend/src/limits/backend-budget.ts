@@ -1,5 +1,6 @@
 import { AppError } from '../common/app-error.js';
-import { rateLimited } from './rate-limited.js';
+import { rateLimited } from '../common/rate-limited.js';
+import { ChangeSignal } from './change-signal.js';
 
 /** A pool of the user's that can close one of its idle connections to make room for another pool. */
 export interface IdleConnectionSource {
@@ -20,7 +21,7 @@ export const BACKEND_RETRY_AFTER_S = 2;
 export class BackendBudget {
   private open = 0;
   private readonly sources = new Set<IdleConnectionSource>();
-  private readonly wakers = new Set<() => void>();
+  private readonly changes = new ChangeSignal();
 
   constructor(
     readonly limit: number,
@@ -34,7 +35,7 @@ export class BackendBudget {
 
   /** Nothing open, nothing waiting and no pool registered: the budget can be forgotten. */
   get unused(): boolean {
-    return this.open === 0 && this.sources.size === 0 && this.wakers.size === 0;
+    return this.open === 0 && this.sources.size === 0 && this.changes.waiting === 0;
   }
 
   register(source: IdleConnectionSource): () => void {
@@ -58,7 +59,7 @@ export class BackendBudget {
       if (left <= 0) {
         throw rateLimited(`All ${this.limit} database connections you may hold at once are busy.`, BACKEND_RETRY_AFTER_S);
       }
-      await this.nextChange(left, signal);
+      await this.changes.next(left, signal, () => new AppError('QUERY_CANCELLED', 'the request was cancelled while it waited for a database connection'));
     }
   }
 
@@ -74,26 +75,6 @@ export class BackendBudget {
 
   /** Wakes waiting requests: a token came back or a connection became idle (and can be closed). */
   notify(): void {
-    for (const wake of [...this.wakers]) wake();
-  }
-
-  private nextChange(waitMs: number, signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        reject(new AppError('QUERY_CANCELLED', 'the request was cancelled while it waited for a database connection'));
-      };
-      const timer = setTimeout(done, waitMs);
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.wakers.add(done);
-    });
+    this.changes.notify();
   }
 }

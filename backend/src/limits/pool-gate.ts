@@ -1,4 +1,5 @@
 import type { BackendBudget, IdleConnectionSource } from './backend-budget.js';
+import { ChangeSignal } from './change-signal.js';
 
 /**
  * Sits in front of one connection pool of a user's database and keeps its physical connections within
@@ -16,7 +17,8 @@ export class PoolGate<C extends object> implements IdleConnectionSource {
   private opening = 0;
   /** Idle connections promised to checkouts the pool has not served yet. */
   private claims = 0;
-  private readonly wakers = new Set<() => void>();
+  /** A connection of this pool was released or closed, or a wait for a token ended. */
+  private readonly changes = new ChangeSignal();
   private readonly unregister: () => void;
 
   constructor(
@@ -56,7 +58,7 @@ export class PoolGate<C extends object> implements IdleConnectionSource {
         break;
       }
       if (Date.now() >= deadline) throw new Error('gave up waiting for a pooled connection');
-      await this.nextChange(deadline - Date.now(), signal);
+      await this.changes.next(deadline - Date.now(), signal, () => signal?.reason);
     }
     let connection: C;
     try {
@@ -115,26 +117,6 @@ export class PoolGate<C extends object> implements IdleConnectionSource {
   }
 
   private wake(): void {
-    for (const wake of [...this.wakers]) wake();
-  }
-
-  /** Until a connection of this pool is released or closed, or `waitMs` has passed. */
-  private nextChange(waitMs: number, signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        reject(signal!.reason);
-      };
-      const timer = setTimeout(done, waitMs);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.wakers.add(done);
-    });
+    this.changes.notify();
   }
 }

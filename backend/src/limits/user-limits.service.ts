@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { BackendBudget } from './backend-budget.js';
-import { rateLimited } from './rate-limited.js';
+import { rateLimited } from '../common/rate-limited.js';
 import { TurnBudget } from './turn-budget.js';
 import { type Release, UserSlots } from './user-slots.js';
 

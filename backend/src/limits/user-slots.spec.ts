@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rateLimited } from './rate-limited.js';
+import { rateLimited } from '../common/rate-limited.js';
 import { UserSlots } from './user-slots.js';
 
 describe('UserSlots', () => {

@@ -6,6 +6,21 @@ export type ProviderId = 'lmstudio' | 'deepseek' | 'openai' | 'anthropic' | 'oll
 
 export type ModelCapabilities = ModelInfo['capabilities'];
 
+/**
+ * A model's context window when neither its catalog entry nor MODELS_CONFIG gives one: the hosted APIs' current
+ * windows (OpenAI 128 k, Anthropic 200 k, DeepSeek 64 k, its older and smaller one); for local servers the window
+ * they load a model with unless told otherwise (LM Studio and Ollama: 4 k); 8 k for an unknown OpenAI-compatible
+ * endpoint. Too small only trims older turns sooner; too large would overflow the model.
+ */
+export const DEFAULT_CONTEXT_WINDOW: Record<ProviderId, number> = {
+  lmstudio: 4096,
+  ollama: 4096,
+  deepseek: 65_536,
+  openai: 128_000,
+  anthropic: 200_000,
+  'openai-compatible': 8192,
+};
+
 /** A model as a provider declares it, before its availability is known. */
 export interface ModelSpec {
   /** The name users pick (unique, case-insensitive). */

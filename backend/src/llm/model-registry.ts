@@ -4,14 +4,8 @@ import { AppError } from '../common/app-error.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { ConfigError, type AppConfig } from '../config/env.schema.js';
 import { bindAbortSignal } from './abort-signal.js';
-import type { ChatModelOptions, ModelSpec, ProviderInfo, ToolCallingChatModel } from './model-entry.js';
-import { loadModelsConfig } from './models-config.js';
-import { AnthropicProvider } from './providers/anthropic.provider.js';
-import { DeepSeekProvider } from './providers/deepseek.provider.js';
-import { LmStudioProvider } from './providers/lm-studio.provider.js';
-import { OllamaProvider } from './providers/ollama.provider.js';
-import { OpenAICompatibleProvider } from './providers/openai-compatible.provider.js';
-import { OpenAIProvider } from './providers/openai.provider.js';
+import { type ChatModelOptions, DEFAULT_CONTEXT_WINDOW, type ModelSpec, type ProviderId, type ProviderInfo, type ToolCallingChatModel } from './model-entry.js';
+import { createProviders } from './providers/provider-factories.js';
 import type { ModelProvider, ProbeOutcome } from './providers/provider.js';
 
 /** Optional injection token: where `api_key_env` names of MODELS_CONFIG are looked up (default process.env). */
@@ -47,7 +41,7 @@ interface Entry {
 export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ModelRegistry.name);
   private readonly sources: ModelProvider[];
-  private readonly declared: OpenAICompatibleProvider[];
+  private readonly declared: ModelProvider[];
   private readonly states = new Map<ModelProvider, ProbeState>();
   private readonly shutdown = new AbortController();
   /** The current view, rebuilt only when a probe answer changes it (lookups happen several times per message). */
@@ -59,15 +53,8 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(MODEL_ENV) env?: NodeJS.ProcessEnv,
   ) {
-    this.declared = OpenAICompatibleProvider.fromConfig(config, loadModelsConfig(config.MODELS_CONFIG), env ?? process.env);
-    this.sources = [
-      new LmStudioProvider(config),
-      new DeepSeekProvider(config),
-      new OpenAIProvider(config),
-      new AnthropicProvider(config),
-      new OllamaProvider(config),
-      ...this.declared,
-    ];
+    this.sources = createProviders(config, env ?? process.env);
+    this.declared = this.sources.filter((s) => s.id === 'openai-compatible');
     assertUniqueNames(this.sources);
     for (const source of this.sources) {
       if (source.probe) this.states.set(source, { listed: [], checkedAt: 0, started: 0, applied: 0 });
@@ -109,6 +96,13 @@ export class ModelRegistry implements OnModuleInit, OnModuleDestroy {
   /** The model named by a name, alias or upstream id (case-insensitive); UNKNOWN_MODEL lists the valid names. */
   resolve(nameOrAlias: string): ModelInfo {
     return this.find(nameOrAlias).info;
+  }
+
+  /** Tokens the model takes in one call: its own window (catalog or MODELS_CONFIG), else its provider's default. */
+  contextWindow(nameOrAlias: string): number {
+    const { capabilities, provider } = this.find(nameOrAlias).info;
+    const configured = provider === 'lmstudio' ? this.config.LM_STUDIO_CONTEXT_WINDOW : provider === 'ollama' ? this.config.OLLAMA_CONTEXT_WINDOW : undefined;
+    return capabilities.context_window ?? configured ?? DEFAULT_CONTEXT_WINDOW[provider as ProviderId];
   }
 
   /**

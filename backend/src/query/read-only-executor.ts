@@ -9,6 +9,7 @@ import { ConnectionsService } from '../connections/connections.service.js';
 import type { ConnectionTarget } from '../connections/dialects/dialect-adapter.js';
 import { UserLimits } from '../limits/user-limits.service.js';
 import type { SqlGuard } from '../sql-guard/sql-guard.js';
+import type { GuardOptions } from '../sql-guard/dialect-guard.js';
 import { QueryAuditRepository } from '../storage/repositories/query-audit.repository.js';
 
 export const SQL_GUARD = Symbol('SQL_GUARD');
@@ -24,6 +25,17 @@ export interface ReadOnlyQuery {
   signal?: AbortSignal;
   /** The review decision that approved this query (audit link). */
   reviewId?: string | null;
+}
+
+type GuardTarget = Pick<ConnectionTarget, 'dialect' | 'allowedFunctions' | 'tablePolicy' | 'database'>;
+
+/** What the guard needs from a connection: its functions, its table policy, and where unqualified names resolve (MySQL: its database). */
+function guardOptions(target: GuardTarget): GuardOptions {
+  return {
+    allowedFunctions: target.allowedFunctions,
+    tablePolicy: target.tablePolicy,
+    defaultSchema: target.dialect === 'mysql' ? (target.database ?? null) : undefined,
+  };
 }
 
 const AUDIT_STATUS: Partial<Record<string, string>> = {
@@ -62,13 +74,14 @@ export class ReadOnlyExecutor {
   private async runWithinLimit(query: ReadOnlyQuery): Promise<QueryResponse> {
     const started = performance.now();
     const { adapter, target } = await this.connections.adapterFor(query.userId, query.connectionId);
-    const limit = Math.min(query.limit ?? this.config.ROW_LIMIT, this.config.ROW_LIMIT_MAX);
+    const limits = this.connections.executionLimits(target);
+    const limit = Math.min(query.limit ?? limits.rowLimit, limits.maxRows);
     try {
-      const verdict = await this.guard.check(target.dialect, query.sql, { allowedFunctions: target.allowedFunctions });
+      const verdict = await this.guard.check(target.dialect, query.sql, guardOptions(target));
       if (!verdict.ok) throw new AppError('SQL_REJECTED', `SQL rejected: ${verdict.reason}`, { reason: verdict.reason });
       const result = await adapter.executeReadOnly(verdict.sql, {
         maxRows: limit,
-        timeoutMs: this.config.STATEMENT_TIMEOUT_MS,
+        timeoutMs: limits.timeoutMs,
         signal: query.signal,
         appendLimit: !verdict.hasTopLevelLimit,
         budgets: { cellMaxBytes: this.config.RESULT_CELL_MAX_BYTES, resultMaxBytes: this.config.RESULT_MAX_BYTES },
@@ -115,7 +128,7 @@ export class ReadOnlyExecutor {
     const sql = await this.check(query, target);
     const started = performance.now();
     try {
-      const estimate = await adapter.explain(sql, { timeoutMs: this.config.STATEMENT_TIMEOUT_MS, signal: query.signal });
+      const estimate = await adapter.explain(sql, { timeoutMs: this.connections.executionLimits(target).timeoutMs, signal: query.signal });
       return { dialect: target.dialect, estimate };
     } catch (error) {
       // The statement failed in the database (as it would have run): audited like a failed execution.
@@ -130,9 +143,9 @@ export class ReadOnlyExecutor {
   }
 
   /** The guard alone (an edited query before it is accepted for running): the accepted SQL, or SQL_REJECTED, audited. */
-  async check(query: ReadOnlyQuery, target?: Pick<ConnectionTarget, 'dialect' | 'allowedFunctions'>): Promise<string> {
+  async check(query: ReadOnlyQuery, target?: GuardTarget): Promise<string> {
     const connection = target ?? (await this.connections.target(query.userId, query.connectionId));
-    const verdict = await this.guard.check(connection.dialect, query.sql, { allowedFunctions: connection.allowedFunctions });
+    const verdict = await this.guard.check(connection.dialect, query.sql, guardOptions(connection));
     if (verdict.ok) return verdict.sql;
     const error = new AppError('SQL_REJECTED', `SQL rejected: ${verdict.reason}`, { reason: verdict.reason });
     await this.record(query, 'rejected', { elapsed: 0, code: error.code, message: error.message });

@@ -1,9 +1,6 @@
+import { ALLOWED_FUNCTION_PATTERN } from '@aigis/contracts';
 import { deniedFunction } from './denylist.js';
 import { POSTGRES_FUNCTIONS } from './postgres-functions.generated.js';
-
-/** An unquoted function name, optionally schema-qualified: `my_fn`, `public.my_fn`. */
-export const ALLOWED_FUNCTION_PATTERN = /^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/;
-export const MAX_ALLOWED_FUNCTIONS = 100;
 
 const KNOWN_UNSAFE = new Set(POSTGRES_FUNCTIONS.denied);
 

@@ -5,6 +5,8 @@ import { astViolation, parseErrorMessage, parseWith, type Grammar, type Parsed }
 import { reasons } from './reasons.js';
 import type { GuardVerdict } from './sql-guard.js';
 import { hasTopLevelLimitToken, tokenPhase } from './token-rules.js';
+import { compilePolicy, type CompiledPolicy } from './table-policy.js';
+import { tokenPolicyViolation } from './table-policy-check.js';
 
 /** `/*!…*\/` and `/*M!…*\/` run their content; `/*+…*\/` hints can lift MAX_EXECUTION_TIME. */
 function commentViolation(tokens: readonly Token[]): string | undefined {
@@ -31,10 +33,11 @@ function sameBoundaries(a: readonly Token[], b: readonly Token[]): boolean {
  */
 export class MysqlGuard implements DialectGuard {
   async check(sql: string, options: GuardOptions = {}): Promise<GuardVerdict> {
-    return this.checkSync(sql, normaliseAllowedFunctions(options.allowedFunctions));
+    const policy = compilePolicy('mysql', options.tablePolicy, options.defaultSchema);
+    return this.checkSync(sql, normaliseAllowedFunctions(options.allowedFunctions), policy);
   }
 
-  private checkSync(sql: string, ownerAllowed: ReadonlySet<string>): GuardVerdict {
+  private checkSync(sql: string, ownerAllowed: ReadonlySet<string>, policy: CompiledPolicy | undefined): GuardVerdict {
     if (sql.includes('\0')) return reject(reasons.nulCharacter());
 
     // The guard cannot know the server's sql_mode, so it lexes with and without backslash escapes
@@ -48,6 +51,9 @@ export class MysqlGuard implements DialectGuard {
     const phase = tokenPhase(sql, tokens, 'mysql', ownerAllowed);
     if ('reason' in phase) return reject(phase.reason);
     const { statement, text, head } = phase;
+    // Decided on the tokens, before the parser: it also covers the statements only SQLite itself parses.
+    const tables = policy && head.known ? tokenPolicyViolation(sql, statement, 'mysql', policy) : undefined;
+    if (tables) return reject(tables);
 
     let parsed: Parsed;
     try {

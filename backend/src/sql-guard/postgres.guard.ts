@@ -8,6 +8,8 @@ import type { Token } from './lexer.js';
 import { reasons } from './reasons.js';
 import type { GuardVerdict } from './sql-guard.js';
 import { statementText } from './token-rules.js';
+import { compilePolicy, type CompiledPolicy } from './table-policy.js';
+import { postgresPolicyViolation } from './table-policy-check.js';
 
 type Json = Record<string, unknown>;
 
@@ -219,10 +221,11 @@ export class PostgresGuard implements DialectGuard {
 
   async check(sql: string, options: GuardOptions = {}): Promise<GuardVerdict> {
     await (this.loading ??= loadModule());
-    return this.checkSync(sql, normaliseAllowedFunctions(options.allowedFunctions));
+    const policy = compilePolicy('postgres', options.tablePolicy, options.defaultSchema);
+    return this.checkSync(sql, normaliseAllowedFunctions(options.allowedFunctions), policy);
   }
 
-  private checkSync(sql: string, ownerAllowed: ReadonlySet<string>): GuardVerdict {
+  private checkSync(sql: string, ownerAllowed: ReadonlySet<string>, policy: CompiledPolicy | undefined): GuardVerdict {
     // The parser reads a C string: text after a NUL would go unseen by the guard.
     if (sql.includes('\0')) return reject(reasons.nulCharacter());
     if (sql.trim() === '') return reject(reasons.empty());
@@ -245,7 +248,7 @@ export class PostgresGuard implements DialectGuard {
     if (kind === 'ExplainStmt' && isExplainAnalyze(body)) return reject(reasons.explainAnalyze());
     if (kind !== 'SelectStmt') return reject(reasons.notAQuery(statementLabel(kind, body)));
 
-    const violation = findViolation(body, ownerAllowed);
+    const violation = findViolation(body, ownerAllowed) ?? (policy ? postgresPolicyViolation(body, policy) : undefined);
     if (violation) return reject(violation);
     return accept(statementText(sql, scanTokens(sql)), hasTopLevelLimit(body));
   }

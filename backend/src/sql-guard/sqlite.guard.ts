@@ -6,6 +6,8 @@ import { astViolation, parseErrorMessage, parseWith, type Parsed } from './node-
 import { reasons } from './reasons.js';
 import type { GuardVerdict } from './sql-guard.js';
 import { hasTopLevelLimitToken, tokenPhase } from './token-rules.js';
+import { compilePolicy, type CompiledPolicy } from './table-policy.js';
+import { tokenPolicyViolation } from './table-policy-check.js';
 
 /**
  * SQLite's errors that come after a complete parse: an empty scratch database has no tables, so name
@@ -26,16 +28,20 @@ export class SqliteGuard implements DialectGuard {
   private scratch: Database.Database | undefined;
 
   async check(sql: string, options: GuardOptions = {}): Promise<GuardVerdict> {
-    return this.checkSync(sql, normaliseAllowedFunctions(options.allowedFunctions));
+    const policy = compilePolicy('sqlite', options.tablePolicy, options.defaultSchema);
+    return this.checkSync(sql, normaliseAllowedFunctions(options.allowedFunctions), policy);
   }
 
-  private checkSync(sql: string, ownerAllowed: ReadonlySet<string>): GuardVerdict {
+  private checkSync(sql: string, ownerAllowed: ReadonlySet<string>, policy: CompiledPolicy | undefined): GuardVerdict {
     if (sql.includes('\0')) return reject(reasons.nulCharacter());
 
     const tokens = lex(sql, { family: 'sqlite' });
     const phase = tokenPhase(sql, tokens, 'sqlite', ownerAllowed);
     if ('reason' in phase) return reject(phase.reason);
     const { statement, text, head } = phase;
+    // Decided on the tokens, before the parser: it also covers the statements only SQLite itself parses.
+    const tables = policy && head.known ? tokenPolicyViolation(sql, statement, 'sqlite', policy) : undefined;
+    if (tables) return reject(tables);
 
     let parsed: Parsed;
     try {

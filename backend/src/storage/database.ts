@@ -6,6 +6,7 @@ import { createPrivateFile, ensurePrivateDataDir } from '../config/app-files.js'
 import type { AppConfig } from '../config/env.schema.js';
 import { migrationProvider } from './migrations/index.js';
 import type { AppDatabase } from './schema.js';
+import { withStatementCache } from './statement-cache.js';
 import { createStoragePool } from './storage-pool.js';
 
 export type AppDb = Kysely<AppDatabase>;
@@ -30,7 +31,7 @@ export function createAppDb(config: AppConfig): AppDb {
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  return new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: file }) });
+  return new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
 }
 
 /** Runs every pending migration; a failure stops the start with the migration's error. */

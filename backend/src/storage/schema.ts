@@ -53,6 +53,12 @@ export interface ConnectionsTable {
   is_demo: number;
   /** JSON array of function names the owner allows queries to call (`my_fn`, `public.my_fn`). */
   allowed_functions: string;
+  /** JSON arrays of table policy entries (`name`, `schema.name`, `schema.*`); empty allowed = every table not excluded. */
+  allowed_tables: string;
+  excluded_tables: string;
+  /** Null: the instance's ROW_LIMIT / STATEMENT_TIMEOUT_MS. */
+  row_limit: number | null;
+  statement_timeout_ms: number | null;
   /** never | expensive | always */
   review: string;
   /** Null: the default threshold. */
@@ -71,6 +77,8 @@ export interface ThreadsTable {
   connection_id: string | null;
   /** never | expensive | always; null follows the connection. */
   review: string | null;
+  /** 1: the SQL writer gets the connection's most similar examples; 0: not (to measure what they add). */
+  knowledge_examples: number;
   created_at: string;
   updated_at: string;
 }
@@ -152,6 +160,91 @@ export interface RegistrationAttemptsTable {
   created_at: string;
 }
 
+/** Free text the connection's owner writes, always in the prompt. */
+export interface KnowledgeInstructionsTable {
+  connection_id: string;
+  text: string;
+  updated_at: string;
+}
+
+export interface KnowledgeGlossaryTable {
+  id: string;
+  connection_id: string;
+  term: string;
+  /** The term folded (case, spaces) for uniqueness. */
+  term_key: string;
+  definition: string;
+  sql: string | null;
+  unit: string | null;
+  /** JSON array of strings. */
+  caveats: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgeTableNotesTable {
+  id: string;
+  connection_id: string;
+  /** '' when the table has no schema to name. */
+  schema_name: string;
+  table_name: string;
+  description: string | null;
+  /** JSON object: column name → note. */
+  column_notes: string;
+  /** JSON array of strings. */
+  data_quality: string;
+  updated_at: string;
+}
+
+export interface KnowledgeExamplesTable {
+  id: string;
+  connection_id: string;
+  question: string;
+  sql: string;
+  /** Hash of the normalised question and SQL (one copy per connection). */
+  content_key: string;
+  /** manual | answer | import */
+  source: string;
+  thread_id: string | null;
+  row_count: number;
+  /** JSON array of the verified result's column names. */
+  columns: string;
+  elapsed_ms: number;
+  verified_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgeLearningsTable {
+  id: string;
+  connection_id: string;
+  category: string;
+  /** JSON array of table names. */
+  tables: string;
+  failed_sql: string | null;
+  working_sql: string;
+  lesson: string;
+  /** Hash of the normalised content (a repeat raises confidence instead of adding a row). */
+  content_key: string;
+  confidence: number;
+  thread_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One run of the accuracy harness (npm run eval) for one model. */
+export interface ModelScoresTable {
+  id: string;
+  model: string;
+  /** defog | bird */
+  benchmark: string;
+  /** on | off */
+  examples: string;
+  correct: number;
+  questions: number;
+  run_at: string;
+}
+
 export interface AppDatabase {
   users: UsersTable;
   auth_tokens: AuthTokensTable;
@@ -165,4 +258,10 @@ export interface AppDatabase {
   instance_settings: InstanceSettingsTable;
   file_grants: SqliteGrantsTable;
   registration_attempts: RegistrationAttemptsTable;
+  knowledge_instructions: KnowledgeInstructionsTable;
+  knowledge_glossary: KnowledgeGlossaryTable;
+  knowledge_table_notes: KnowledgeTableNotesTable;
+  knowledge_examples: KnowledgeExamplesTable;
+  knowledge_learnings: KnowledgeLearningsTable;
+  model_scores: ModelScoresTable;
 }

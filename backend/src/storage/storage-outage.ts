@@ -1,4 +1,4 @@
-import { isAppError } from '../common/app-error.js';
+import { AppError, isAppError } from '../common/app-error.js';
 import { isStorageConnectFailure } from './storage-pool.js';
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -23,4 +23,9 @@ export function isStorageOutage(error: unknown): boolean {
     if (/^SQLITE_(BUSY|IOERR|FULL|CANTOPEN)/.test(code)) return true;
   }
   return CONNECTION_LOST.test(text);
+}
+
+/** What a user is told while the app storage is out (503, retried after a few seconds). */
+export function storageUnavailable(): AppError {
+  return new AppError('STORAGE_UNAVAILABLE', 'The app storage is not reachable right now. Try again in a few seconds.');
 }

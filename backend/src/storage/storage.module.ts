@@ -6,7 +6,9 @@ import { createAppDb, migrateToLatest, type AppDb } from './database.js';
 import { AuthTokensRepository } from './repositories/auth-tokens.repository.js';
 import { InstanceSettingsRepository } from './repositories/instance-settings.repository.js';
 import { InvitesRepository } from './repositories/invites.repository.js';
+import { KnowledgeStore } from './repositories/knowledge/knowledge-store.js';
 import { ConnectionsRepository } from './repositories/connections.repository.js';
+import { ModelScoresRepository } from './repositories/model-scores.repository.js';
 import { LoginFailuresRepository } from './repositories/login-failures.repository.js';
 import { QueryAuditRepository } from './repositories/query-audit.repository.js';
 import { ReviewDecisionsRepository } from './repositories/review-decisions.repository.js';
@@ -30,6 +32,8 @@ const repositories = [
   InstanceSettingsRepository,
   SqliteGrantsRepository,
   RegistrationAttemptsRepository,
+  KnowledgeStore,
+  ModelScoresRepository,
 ];
 
 @Global()

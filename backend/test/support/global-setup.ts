@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { SHARED_DATA } from './env.js';
+import { SHARED_DATA } from '@aigis/test-support/env';
 
 /** Fails fast with a clear message when the shared data is missing (it lives beside the repository). */
 export default function setup(): void {

@@ -10,6 +10,8 @@ export interface StreamedAnswer {
   times: number[];
   /** Set when the server answered with a JSON error instead of a stream. */
   json?: any;
+  /** The answer passed `maxChars` and was not read to its end. */
+  overflowed?: boolean;
 }
 
 /**
@@ -28,6 +30,8 @@ export async function streamMessage(
 
 export interface StreamOptions {
   signal?: AbortSignal;
+  /** Stop reading (and close the request) once the answer passes this many characters; `overflowed` is set. */
+  maxChars?: number;
   onEvent?: (event: StreamEvent, index: number) => void;
 }
 
@@ -71,10 +75,15 @@ async function streamPost(url: string, token: string, body: unknown, options: St
       const { done, value } = await reader.read();
       if (done) break;
       const text = decoder.decode(value, { stream: true });
+      if (options.maxChars !== undefined && answer.raw.length + text.length > options.maxChars) {
+        answer.overflowed = true;
+        await reader.cancel();
+        break;
+      }
       answer.raw += text;
       take(parser.push(text));
     }
-    take(parser.flush());
+    if (!answer.overflowed) take(parser.flush());
   } catch (error) {
     if (!options.signal?.aborted) throw error;
   }

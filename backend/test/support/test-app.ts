@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createApp } from '../../src/app.factory.js';
 import { type AppConfig, loadConfig } from '../../src/config/env.schema.js';
-import { TEST_ALLOW_HOSTS } from './env.js';
+import { TEST_ALLOW_HOSTS } from '@aigis/test-support/env';
 
 export interface TestApp {
   url: string;

@@ -1,4 +1,4 @@
-import { startAppProcess, type AppProcess } from '../../../backend/test/support/app-process';
+import { startAppProcess, type AppProcess } from '@aigis/test-support/app-process';
 import { FRONTEND_DIST } from './paths';
 
 export type AppServer = AppProcess;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ARTIFACTS, BACKEND_MAIN, CHROMIUM, FRONTEND_DIST, REPO_ROOT } from './paths';
-import { SHARED_DATA } from '../../../backend/test/support/env';
+import { SHARED_DATA } from '@aigis/test-support/env';
 
 /**
  * The browser tests drive the built app, not the sources: fail at once, saying what to run,
@@ -10,7 +10,7 @@ import { SHARED_DATA } from '../../../backend/test/support/env';
 export default function setup(): void {
   const problems: string[] = [];
   const rel = (p: string) => path.relative(REPO_ROOT, p);
-  if (!fs.existsSync(BACKEND_MAIN)) problems.push(`${rel(BACKEND_MAIN)} is missing: run \`npm run build -w contracts && npm run build -w backend\``);
+  if (!fs.existsSync(BACKEND_MAIN)) problems.push(`${rel(BACKEND_MAIN)} is missing: run \`npm run build\``);
   if (!fs.existsSync(path.join(FRONTEND_DIST, 'index.html'))) problems.push(`${rel(FRONTEND_DIST)}/index.html is missing: run \`npm run build -w frontend\``);
   if (!fs.existsSync(CHROMIUM)) problems.push(`Chromium is not at ${CHROMIUM}: \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`);
   if (!fs.existsSync(SHARED_DATA)) problems.push(`test data not found at ${SHARED_DATA} (Chinook): clone next to ../shared or set SHARED_DATA`);

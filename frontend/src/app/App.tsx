@@ -8,6 +8,7 @@ import { ConnectionForm } from '../features/connections/ConnectionForm';
 import { ConnectionsPage } from '../features/connections/ConnectionsPage';
 import { ConnectionsProvider } from '../features/connections/connections-context';
 import { SchemaBrowser } from '../features/connections/SchemaBrowser';
+import { KnowledgePage } from '../features/knowledge/KnowledgePage';
 import { ModelsProvider } from '../features/models/models-context';
 import { ThreadsProvider } from '../features/threads/threads-context';
 import { Link, navigate, useRoute } from './router';
@@ -84,6 +85,8 @@ function Screen({ route, isAdmin }: { route: Route; isAdmin: boolean }) {
       return <ConnectionForm connectionId={route.connectionId} />;
     case 'schema':
       return <SchemaBrowser connectionId={route.connectionId} />;
+    case 'knowledge':
+      return <KnowledgePage connectionId={route.connectionId} />;
   }
   return <NotFound />;
 }

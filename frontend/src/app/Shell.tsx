@@ -16,7 +16,7 @@ export function Shell({ route, children }: { route: Route; children: ReactNode }
   useEffect(() => setOpen(false), [pathname]);
 
   const activeThread = route.name === 'thread' ? route.threadId : null;
-  const inConnections = route.name.startsWith('connection') || route.name === 'schema';
+  const inConnections = route.name.startsWith('connection') || route.name === 'schema' || route.name === 'knowledge';
   return (
     <div className={`shell${open ? ' drawer-open' : ''}`}>
       <a href="#main" className="skip-link">

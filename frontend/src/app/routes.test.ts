@@ -10,6 +10,7 @@ describe('routes', () => {
     expect(parseRoute('/connections/new')).toEqual({ name: 'connection-new' });
     expect(parseRoute('/connections/c1/edit')).toEqual({ name: 'connection-edit', connectionId: 'c1' });
     expect(parseRoute('/connections/c1/schema/')).toEqual({ name: 'schema', connectionId: 'c1' });
+    expect(parseRoute('/connections/c1/knowledge')).toEqual({ name: 'knowledge', connectionId: 'c1' });
     expect(parseRoute('/admin')).toEqual({ name: 'admin' });
     expect(parseRoute('/admin/x').name).toBe('not-found');
     expect(parseRoute('/threads/a/b').name).toBe('not-found');
@@ -20,6 +21,7 @@ describe('routes', () => {
     const id = 'a b/c?d';
     expect(parseRoute(paths.thread(id))).toEqual({ name: 'thread', threadId: id });
     expect(parseRoute(paths.schema(id))).toEqual({ name: 'schema', connectionId: id });
+    expect(parseRoute(paths.knowledge(id))).toEqual({ name: 'knowledge', connectionId: id });
   });
 
   it('puts an invite token in the query of the sign-up page', () => {

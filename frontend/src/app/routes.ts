@@ -8,6 +8,7 @@ export type Route =
   | { name: 'connection-new' }
   | { name: 'connection-edit'; connectionId: string }
   | { name: 'schema'; connectionId: string }
+  | { name: 'knowledge'; connectionId: string }
   | { name: 'admin' }
   | { name: 'not-found'; path: string };
 
@@ -25,6 +26,7 @@ export function parseRoute(pathname: string): Route {
     if (b === 'new' && !c) return { name: 'connection-new' };
     if (c === 'edit') return { name: 'connection-edit', connectionId: b };
     if (c === 'schema') return { name: 'schema', connectionId: b };
+    if (c === 'knowledge') return { name: 'knowledge', connectionId: b };
   }
   return { name: 'not-found', path: pathname };
 }
@@ -38,6 +40,7 @@ export const paths = {
   newConnection: () => '/connections/new',
   editConnection: (id: string) => `/connections/${encodeURIComponent(id)}/edit`,
   schema: (id: string) => `/connections/${encodeURIComponent(id)}/schema`,
+  knowledge: (id: string) => `/connections/${encodeURIComponent(id)}/knowledge`,
   admin: () => '/admin',
   /** The sign-up page of an invite (the token is a query parameter, so it never reaches a server log as a path). */
   invite: (token: string) => `/register?invite=${encodeURIComponent(token)}`,

@@ -1,6 +1,6 @@
 import { ApiError } from './api-error';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 let unauthorizedHandler: (() => void) | null = null;
 
@@ -65,6 +65,7 @@ export async function apiStream(path: string, body: unknown, signal: AbortSignal
 export const api = {
   get: <T>(path: string, signal?: AbortSignal) => apiRequest<T>('GET', path, undefined, signal),
   post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, body ?? {}),
+  put: <T>(path: string, body: unknown) => apiRequest<T>('PUT', path, body),
   patch: <T>(path: string, body: unknown) => apiRequest<T>('PATCH', path, body),
   delete: (path: string) => apiRequest<void>('DELETE', path),
 };

@@ -5,20 +5,29 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { Dialect } from '@aigis/contracts';
 import { AppError } from '../../common/app-error.js';
 import { turnBudgetOf } from '../../limits/turn-budget.js';
-import { selectContext } from '../context-window.js';
+import { historyBudget, selectContext } from '../context-window.js';
 import type { ModelResolver } from '../model-resolver.js';
 import { assistantPrompt } from '../prompts.js';
 import type { AigisStateType, AigisStateUpdate } from '../state.js';
-import type { AgentTool } from '../tools/agent-tool.js';
+import { countTextTokens } from '../token-count.js';
+import { type AgentTool, messageText } from '../tools/agent-tool.js';
 
 export const INVALID_ARGUMENTS_KEY = '__invalid_arguments';
 
 export interface AssistantDeps {
   models: ModelResolver;
   tools: AgentTool[];
+  /** The most history tokens any call is sent (CONTEXT_BUDGET_TOKENS); each model's context window may allow fewer. */
   contextBudgetTokens: number;
   /** The dialect of the thread's connection, for the prompt (null when none). */
   dialectOf(state: AigisStateType): Promise<Dialect | null>;
+  /**
+   * The connection's schema as the prompt gives it for this question (its policy applied now; a large schema
+   * narrowed to the relevant tables); null falls back to the schema stored when the connection was chosen.
+   */
+  schemaFor(state: AigisStateType, question: string, signal?: AbortSignal): Promise<{ markdown: string; mode: string } | null>;
+  /** The connection owner's notes (knowledge) as one delimited block; null when none or no connection. */
+  knowledgeFor(state: AigisStateType): Promise<string | null>;
   noModelMessage(): string;
 }
 
@@ -29,24 +38,33 @@ export function assistantNode(deps: AssistantDeps) {
     if (!state.model_name) throw new AppError('NO_MODEL', deps.noModelMessage());
     const model = deps.models.chatModel(state.model_name, { signal: config.signal });
     const toolsAvailable = deps.models.supportsTools(state.model_name);
+    const schema = await deps.schemaFor(state, lastQuestion(state), config.signal);
+    const schemaMode = schema?.mode ?? state.schema_mode;
     // describe_table is offered whenever the prompt carries less than the full schema.
-    const abbreviated = state.schema_mode !== null && state.schema_mode !== 'full';
+    const abbreviated = schemaMode !== null && schemaMode !== 'full';
     const tools = abbreviated ? definitions : definitions.filter((d) => d.name !== 'describe_table');
-    const system = new SystemMessage(
-      assistantPrompt({
-        dbSchema: state.db_schema,
-        schemaMode: state.schema_mode,
-        dialect: await deps.dialectOf(state),
-        sqlResult: state.sql_result,
-        toolsAvailable,
-      }),
-    );
-    const history = selectContext(state.messages, deps.contextBudgetTokens);
+    const prompt = assistantPrompt({
+      dbSchema: schema?.markdown ?? state.db_schema,
+      schemaMode,
+      dialect: await deps.dialectOf(state),
+      sqlResult: state.sql_result,
+      toolsAvailable,
+      knowledge: await deps.knowledgeFor(state),
+    });
+    const budget = historyBudget({ contextWindow: deps.models.contextWindow(state.model_name), systemTokens: countTextTokens(prompt), cap: deps.contextBudgetTokens });
+    const history = await selectContext(state.messages, budget);
+    const system = new SystemMessage(prompt);
     const runnable = toolsAvailable && model.bindTools ? model.bindTools(tools) : model;
     turnBudgetOf(config)?.modelCall();
     const response = (await runnable.invoke([system, ...history], config)) as AIMessageChunk;
     return { messages: [normalise(response)] };
   };
+}
+
+/** The user's latest message: what the schema is narrowed to. */
+function lastQuestion(state: AigisStateType): string {
+  const human = [...state.messages].reverse().find((m) => m.getType() === 'human');
+  return human ? messageText(human.content) : '';
 }
 
 /**

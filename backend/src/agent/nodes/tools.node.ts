@@ -1,12 +1,12 @@
-import { ToolMessage } from '@langchain/core/messages';
+import type { ToolMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { ToolResultContent } from '@aigis/contracts';
 import { describeIssues } from '../../common/zod.js';
 import { turnBudgetOf } from '../../limits/turn-budget.js';
 import type { ToolStreamEvent } from '../events.js';
-import { unansweredCalls } from '../review/review-gate.node.js';
 import type { AigisStateType, AigisStateUpdate } from '../state.js';
-import { type AgentTool, toolError, type ToolOutcome } from '../tools/agent-tool.js';
+import { isDirectSqlTurn, unansweredCalls } from '../tool-calls.js';
+import { type AgentTool, toolError, toolMessage, type ToolOutcome, type ToolRunContext } from '../tools/agent-tool.js';
 import { INVALID_ARGUMENTS_KEY } from './assistant.node.js';
 
 /**
@@ -14,11 +14,13 @@ import { INVALID_ARGUMENTS_KEY } from './assistant.node.js';
  * malformed arguments is answered with a correction the model can act on, never a crash; calls
  * beyond the turn's budget (per message, per turn) are answered with a RATE_LIMITED tool error. A call whose
  * query must be reviewed first stops the node: the review node asks, and the calls after it run once it is decided.
+ * The call of a `SQL:` message runs its statement as written (`direct`), through the same tool.
  */
-export function toolsNode(tools: AgentTool[]) {
+export function toolsNode(tools: AgentTool[], direct: DirectSql) {
   const byName = new Map(tools.map((t) => [t.name, t]));
   return async (state: AigisStateType, config: LangGraphRunnableConfig): Promise<AigisStateUpdate> => {
     const calls = unansweredCalls(state.messages);
+    const directTurn = isDirectSqlTurn(state.messages);
     const threadId = String(config.configurable?.thread_id ?? '');
     const messages: ToolMessage[] = [];
     let current = state;
@@ -33,23 +35,18 @@ export function toolsNode(tools: AgentTool[]) {
       const invalid = call.args?.[INVALID_ARGUMENTS_KEY] !== undefined;
       emit({ type: 'tool_call', data: { id, name: call.name, args: invalid ? {} : call.args } });
       const refusal = refusals.get(call);
+      const context: ToolRunContext = { state: current, config, threadId, toolCallId: id, signal: config.signal };
       const outcome = refusal
         ? toolError('RATE_LIMITED', refusal)
-        : await runOne(byName, call.name, call.args, invalid, { state: current, config, threadId, toolCallId: id, signal: config.signal });
+        : directTurn
+          ? await direct.runStatement(String(call.args?.sql ?? ''), context)
+          : await runOne(byName, call.name, call.args, invalid, context);
       if (outcome.pause) {
         update = { ...update, pending_review: outcome.pause };
         break;
       }
       emit({ type: 'tool_result', data: { id, name: call.name, content: outcome.result satisfies ToolResultContent } });
-      messages.push(
-        new ToolMessage({
-          tool_call_id: id,
-          name: call.name,
-          content: outcome.content,
-          artifact: outcome.result,
-          status: outcome.result.type === 'error' ? 'error' : 'success',
-        }),
-      );
+      messages.push(toolMessage(id, call.name, outcome));
       if (outcome.update) {
         update = { ...update, ...outcome.update };
         // A later call in the same turn (ask_analyst after ask_database) sees the new result.
@@ -59,6 +56,11 @@ export function toolsNode(tools: AgentTool[]) {
     // Always written: a proposal left over from a turn that ended otherwise (stopped) must not pause this one.
     return { pending_review: null, ...update, messages };
   };
+}
+
+/** Runs a `SQL:` message's statement (the ask_database tool's direct path). */
+export interface DirectSql {
+  runStatement(sql: string, context: ToolRunContext): Promise<ToolOutcome>;
 }
 
 async function runOne(

@@ -7,5 +7,3 @@ export interface ReviewAnswer {
   reason: string | null;
 }
 
-/** Marks an AIMessage we wrote for a `SQL:` message (model messages never carry additional_kwargs). */
-export const DIRECT_SQL_FLAG = 'aigis_direct_sql';

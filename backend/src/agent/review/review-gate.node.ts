@@ -1,13 +1,13 @@
-import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { END, interrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { ReviewProposal } from '@aigis/contracts';
 import { isAppError } from '../../common/app-error.js';
 import type { ReadOnlyExecutor } from '../../query/read-only-executor.js';
 import type { ToolStreamEvent } from '../events.js';
 import type { AigisStateType, AigisStateUpdate } from '../state.js';
-import { toolError, type ToolOutcome } from '../tools/agent-tool.js';
+import { toolError, toolMessage, type ToolOutcome } from '../tools/agent-tool.js';
 import { success } from '../tools/ask-database.tool.js';
-import { DIRECT_SQL_FLAG, type ReviewAnswer } from './review-answer.js';
+import { isDirectSqlTurn, lastToolCallingMessage, unansweredCalls } from '../tool-calls.js';
+import type { ReviewAnswer } from './review-answer.js';
 
 /**
  * The confirmation gate: pauses the graph with the pending proposal (LangGraph `interrupt()`, checkpointed, so
@@ -48,13 +48,7 @@ export function reviewGateNode(deps: { executor: Pick<ReadOnlyExecutor, 'run'> }
     }
     const event: ToolStreamEvent = { type: 'tool_result', data: { id: proposal.tool_call_id, name: pending.tool_name, content: outcome.result } };
     config.writer?.(event);
-    const message = new ToolMessage({
-      tool_call_id: proposal.tool_call_id,
-      name: pending.tool_name,
-      content: outcome.content,
-      artifact: outcome.result,
-      status: outcome.result.type === 'error' ? 'error' : 'success',
-    });
+    const message = toolMessage(proposal.tool_call_id, pending.tool_name, outcome);
     return { ...(outcome.update ?? {}), messages: [message], pending_review: null };
   };
 }
@@ -62,24 +56,7 @@ export function reviewGateNode(deps: { executor: Pick<ReadOnlyExecutor, 'run'> }
 /** After the gate: the rest of the paused message's tool calls, then the model; a `SQL:` message ends its turn. */
 export function routeAfterReview(state: AigisStateType): 'review' | 'tools' | 'assistant' | typeof END {
   if (state.pending_review) return 'review';
-  const ai = lastToolCallingMessage(state.messages);
-  if (!ai) return 'assistant';
+  if (!lastToolCallingMessage(state.messages)) return 'assistant';
   if (unansweredCalls(state.messages).length > 0) return 'tools';
-  return ai.message.additional_kwargs?.[DIRECT_SQL_FLAG] ? END : 'assistant';
-}
-
-export function lastToolCallingMessage(messages: BaseMessage[]): { message: AIMessage; index: number } | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (AIMessage.isInstance(m)) return (m.tool_calls?.length ?? 0) > 0 ? { message: m, index: i } : null;
-  }
-  return null;
-}
-
-/** The tool calls of the last assistant message that have no answer yet (all of them before the tools run). */
-export function unansweredCalls(messages: BaseMessage[]) {
-  const last = lastToolCallingMessage(messages);
-  if (!last) return [];
-  const answered = new Set(messages.slice(last.index + 1).filter((m) => ToolMessage.isInstance(m)).map((m) => (m as ToolMessage).tool_call_id));
-  return (last.message.tool_calls ?? []).filter((c) => !answered.has(c.id ?? ''));
+  return isDirectSqlTurn(state.messages) ? END : 'assistant';
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boundedEstimate, DEFAULT_REVIEW_THRESHOLDS, effectiveReviewMode, reviewReason } from './review-policy.js';
+import { DEFAULT_REVIEW_THRESHOLDS } from '../../connections/review-defaults.js';
+import { boundedEstimate, effectiveReviewMode, reviewReason } from './review-policy.js';
 
 describe('review policy', () => {
   it('lets the thread override the connection, and null follow it', () => {

@@ -1,12 +1,5 @@
 import { approxCount, type QueryEstimate, type ReviewMode, type ReviewThresholds } from '@aigis/contracts';
-
-/**
- * What "expensive" means when a connection sets nothing: a PostgreSQL cost of 100 k is about a sequential read of
- * 5–10 M rows; a million rows processed, or a whole table of over a million rows read, is worth a look first.
- */
-export const DEFAULT_REVIEW_THRESHOLDS: ReviewThresholds = { cost: 100_000, rows: 1_000_000, scan_rows: 1_000_000 };
-
-export const DEFAULT_REVIEW_MODE: ReviewMode = 'expensive';
+import { DEFAULT_REVIEW_MODE } from '../../connections/review-defaults.js';
 
 /** The thread's own setting wins; null follows the connection. */
 export function effectiveReviewMode(threadMode: string | null | undefined, connectionMode: string | null | undefined): ReviewMode {

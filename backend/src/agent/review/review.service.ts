@@ -8,7 +8,8 @@ import { ConnectionsRepository } from '../../storage/repositories/connections.re
 import { ReviewDecisionsRepository } from '../../storage/repositories/review-decisions.repository.js';
 import { ThreadsRepository } from '../../storage/repositories/threads.repository.js';
 import type { PendingReview } from '../state.js';
-import { boundedEstimate, DEFAULT_REVIEW_THRESHOLDS, effectiveReviewMode, reviewReason } from './review-policy.js';
+import { DEFAULT_REVIEW_THRESHOLDS } from '../../connections/review-defaults.js';
+import { boundedEstimate, effectiveReviewMode, reviewReason } from './review-policy.js';
 
 export interface ReviewRequest {
   userId: string;

@@ -1,5 +1,6 @@
+import { ToolMessage } from '@langchain/core/messages';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import type { ToolResultContent } from '@aigis/contracts';
+import type { ToolErrorCode, ToolResultContent } from '@aigis/contracts';
 import type { z } from 'zod';
 import { turnBudgetOf } from '../../limits/turn-budget.js';
 import { INNER_CALL_TAGS } from '../events.js';
@@ -32,8 +33,19 @@ export interface AgentTool<S extends z.ZodObject = z.ZodObject> {
   run(args: z.infer<S>, context: ToolRunContext): Promise<ToolOutcome>;
 }
 
-export function toolError(code: string, message: string, sql?: string): ToolOutcome {
+export function toolError(code: ToolErrorCode, message: string, sql?: string): ToolOutcome {
   return { content: `Error (${code}): ${message}`, result: { type: 'error', code, message, ...(sql ? { sql } : {}) } };
+}
+
+/** A call's answer as stored in the thread: the model reads `content`, the user sees the artifact. */
+export function toolMessage(callId: string, name: string, outcome: ToolOutcome): ToolMessage {
+  return new ToolMessage({
+    tool_call_id: callId,
+    name,
+    content: outcome.content,
+    artifact: outcome.result,
+    status: outcome.result.type === 'error' ? 'error' : 'success',
+  });
 }
 
 /**

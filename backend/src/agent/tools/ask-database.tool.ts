@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import type { QueryResponse, SqlResultContent } from '@aigis/contracts';
+import type { QueryResponse, SqlResultContent, ToolErrorCode } from '@aigis/contracts';
 import { z } from 'zod';
 import { AppError, isAppError } from '../../common/app-error.js';
 import type { ConnectionsService } from '../../connections/connections.service.js';
@@ -9,8 +9,8 @@ import type { ModelResolver } from '../model-resolver.js';
 import type { ReviewService } from '../review/review.service.js';
 import { extractSql } from '../model-output.js';
 import { excerptTable, excerptValue, TOOL_RESULT_EXCERPT } from '../result-excerpt.js';
-import { ERROR_GUIDANCE, sqlRetryMessage, sqlWriterPrompt } from '../prompts.js';
-import { type AgentTool, innerCallConfig, messageText, toolError, type ToolOutcome } from './agent-tool.js';
+import { ERROR_GUIDANCE, sqlRetryMessage, sqlWriterPrompt, type SqlWriterKnowledge } from '../prompts.js';
+import { type AgentTool, innerCallConfig, messageText, toolError, type ToolOutcome, type ToolRunContext } from './agent-tool.js';
 
 /** First try plus corrections fed back with the error and its class. */
 export const MAX_SQL_CORRECTIONS = 3;
@@ -26,12 +26,23 @@ export interface AskDatabaseDeps {
   connections: ConnectionsService;
   /** Review before run: whether the user sees the query first. */
   review: Pick<ReviewService, 'assess'>;
+  /** The connection's knowledge for the SQL writer: the owner's notes, and the examples (when the thread wants them). */
+  knowledge: {
+    notes(connectionId: string): Promise<string | null>;
+    examples(connectionId: string, question: string): Promise<string | null>;
+    examplesOn(userId: string, threadId: string): Promise<boolean>;
+  };
 }
 
 /** Errors that no rewrite of the SQL can fix: report them at once. */
 const NOT_THE_SQL = new Set(['CONNECTION_FAILED', 'SECRET_UNREADABLE', 'NOT_FOUND', 'QUERY_CANCELLED', 'RATE_LIMITED']);
 
-export function askDatabaseTool(deps: AskDatabaseDeps): AgentTool<typeof schema> {
+export interface AskDatabaseTool extends AgentTool<typeof schema> {
+  /** A `SQL:` message's statement: reviewed and run as written, without a model; every failure is the call's answer. */
+  runStatement(sql: string, context: ToolRunContext): Promise<ToolOutcome>;
+}
+
+export function askDatabaseTool(deps: AskDatabaseDeps): AskDatabaseTool {
   return {
     name: 'ask_database',
     description:
@@ -42,17 +53,21 @@ export function askDatabaseTool(deps: AskDatabaseDeps): AgentTool<typeof schema>
       if (!state.connection) return toolError('NO_CONNECTION', 'No database is connected to this conversation. Ask the user to choose a connection for this thread.');
       const { user_id: userId, connection_id: connectionId } = state.connection;
       let dialect;
-      let dbSchema = state.db_schema;
+      let prompt;
+      let knowledge;
       try {
         dialect = (await deps.connections.get(userId, connectionId)).dialect;
-        dbSchema ??= (await deps.schemas.get(userId, connectionId, { signal: context.signal })).markdown;
+        // Read now, not from the thread's stored schema: the connection's table policy may have changed since, and a
+        // large schema is narrowed to the tables this question is about.
+        prompt = await deps.schemas.promptSchema(userId, connectionId, question, { signal: context.signal });
+        knowledge = await sqlWriterKnowledge(deps.knowledge, userId, connectionId, context.threadId, question);
       } catch (error) {
         if (isAppError(error)) return toolError(error.code, error.message);
         throw error;
       }
       const model = deps.models.chatModel(state.model_name!, { signal: context.signal });
-      const transcript: BaseMessage[] = [new SystemMessage(sqlWriterPrompt(dialect, dbSchema, state.schema_mode)), new HumanMessage(question)];
-      let last: { code: string; message: string; sql?: string } = { code: 'QUERY_FAILED', message: 'no query was written' };
+      const transcript: BaseMessage[] = [new SystemMessage(sqlWriterPrompt(dialect, prompt.markdown, prompt.mode, knowledge)), new HumanMessage(question)];
+      let last: { code: ToolErrorCode; message: string; sql?: string } = { code: 'QUERY_FAILED', message: 'no query was written' };
 
       for (let attempt = 0; attempt <= MAX_SQL_CORRECTIONS; attempt++) {
         const reply = await model.invoke(transcript, innerCallConfig(context));
@@ -65,18 +80,7 @@ export function askDatabaseTool(deps: AskDatabaseDeps): AgentTool<typeof schema>
           continue;
         }
         try {
-          // Review before run: a query the user must see first pauses the turn here (the review node asks).
-          const pause = await deps.review.assess({ userId, connectionId, threadId: context.threadId, sql, toolCallId: context.toolCallId, toolName: 'ask_database', direct: false, modelName: state.model_name, signal: context.signal });
-          if (pause) return { content: '', result: { type: 'text', text: '' }, pause };
-          const result = await deps.executor.run({
-            userId,
-            connectionId,
-            sql,
-            threadId: context.threadId,
-            modelName: state.model_name,
-            signal: context.signal,
-          });
-          return success(sql, result);
+          return await reviewThenRun(deps, { userId, connectionId, sql, direct: false, modelName: state.model_name }, context);
         } catch (error) {
           if (context.signal?.aborted) throw error;
           if (!isAppError(error)) throw error;
@@ -89,7 +93,33 @@ export function askDatabaseTool(deps: AskDatabaseDeps): AgentTool<typeof schema>
       const attempts = MAX_SQL_CORRECTIONS + 1;
       return toolError(last.code, `${last.message} (after ${attempts} attempts)`, last.sql);
     },
+
+    async runStatement(sql, context): Promise<ToolOutcome> {
+      const { connection } = context.state;
+      if (!connection) return toolError('NO_CONNECTION', 'Choose a connection for this conversation first, then send the SQL again.', sql);
+      try {
+        return await reviewThenRun(deps, { userId: connection.user_id, connectionId: connection.connection_id, sql, direct: true, modelName: null }, context);
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        return toolError(error.code, error.message, sql);
+      }
+    },
   };
+}
+
+/**
+ * Review before run, then the read-only executor: a query the user must see first pauses the turn here (the review
+ * node asks). Query errors are thrown.
+ */
+async function reviewThenRun(
+  deps: AskDatabaseDeps,
+  query: { userId: string; connectionId: string; sql: string; direct: boolean; modelName: string | null },
+  context: ToolRunContext,
+): Promise<ToolOutcome> {
+  const { userId, connectionId, sql, modelName } = query;
+  const pause = await deps.review.assess({ userId, connectionId, threadId: context.threadId, sql, toolCallId: context.toolCallId, toolName: 'ask_database', direct: query.direct, modelName, signal: context.signal });
+  if (pause) return { content: '', result: { type: 'text', text: '' }, pause };
+  return success(sql, await deps.executor.run({ userId, connectionId, sql, threadId: context.threadId, modelName, signal: context.signal }));
 }
 
 function errorClassOf(error: AppError): keyof typeof ERROR_GUIDANCE {
@@ -145,4 +175,19 @@ export function describeForModel(
   if (result.rows.length === 0) return [...head, 'No rows matched.'].join('\n');
   const { table, shown } = excerptTable(result.columns, result.rows, { ...limits, totalChars: limits.totalChars - head.join('\n').length });
   return [...head, `${shown < result.rows.length ? `First ${shown} rows` : 'Rows'}:`, table].join('\n');
+}
+
+/** The notes, and the examples most like the question unless the thread turned examples off (knowledge_examples). */
+async function sqlWriterKnowledge(
+  knowledge: AskDatabaseDeps['knowledge'],
+  userId: string,
+  connectionId: string,
+  threadId: string,
+  question: string,
+): Promise<SqlWriterKnowledge> {
+  const [notes, examples] = await Promise.all([
+    knowledge.notes(connectionId),
+    knowledge.examplesOn(userId, threadId).then((on) => (on ? knowledge.examples(connectionId, question) : null)),
+  ]);
+  return { notes, examples };
 }

@@ -2,6 +2,7 @@ import type { Dialect, ElevatedPrivilege, QueryEstimate, SchemaTable, SslMode } 
 import type { BackendBudget } from '../../limits/backend-budget.js';
 import type { ByteBudgets, TruncatedReason } from './result-budget.js';
 import type { CheckedAddress } from '../reach/target-policy.js';
+import type { TablePolicy } from '../../sql-guard/table-policy.js';
 
 /** Where and how to reach one user database. The password is plaintext here: only in memory, never logged. */
 export interface ConnectionTarget {
@@ -23,6 +24,11 @@ export interface ConnectionTarget {
   filePath?: string | null;
   /** Functions of their own the owner allows queries to call; the SQL guard reads these. */
   allowedFunctions?: readonly string[];
+  /** The owner's allowed and excluded tables; the SQL guard and introspection read these. */
+  tablePolicy?: TablePolicy;
+  /** The connection's own row cap and statement timeout (null: the instance's); see ConnectionsService.executionLimits. */
+  rowLimit?: number | null;
+  statementTimeoutMs?: number | null;
 }
 
 /** Resolves and checks a server before each new connection (TargetPolicy.check); the socket connects to the answer. */
@@ -85,6 +91,8 @@ export interface IntrospectOptions {
   sampleConcurrency: number;
   sampleTimeoutMs: number;
   signal?: AbortSignal;
+  /** The connection's table policy: a table it hides is neither sampled nor returned (absent: every table). */
+  includeTable?: (schema: string | null, name: string) => boolean;
 }
 
 export interface IntrospectionResult {

@@ -1,7 +1,7 @@
 import type { AdapterSettings, ConnectionTarget, DialectAdapter } from './dialect-adapter.js';
-import { MysqlAdapter } from './mysql.adapter.js';
-import { PostgresAdapter } from './postgres.adapter.js';
-import { SqliteAdapter } from './sqlite.adapter.js';
+import { MysqlAdapter } from './mysql/mysql.adapter.js';
+import { PostgresAdapter } from './postgres/postgres.adapter.js';
+import { SqliteAdapter } from './sqlite/sqlite.adapter.js';
 
 export type { AdapterSettings, ConnectionTarget, DialectAdapter } from './dialect-adapter.js';
 export { classifyDbError } from './db-error.js';

@@ -1,3 +1,4 @@
+// Also loaded as it is by the SQLite process (sqlite/sqlite-child.ts): no runtime imports, only erasable TypeScript.
 /**
  * Values from any of the three drivers, made safe for JSON.stringify without losing meaning.
  *

@@ -1,7 +1,7 @@
 import type { Dialect, SchemaTable } from '@aigis/contracts';
 import { displayIdent, displayQualified } from '../dialects/quote-ident.js';
 
-export type SchemaMarkdownMode = 'full' | 'no_samples' | 'columns' | 'compact';
+export type SchemaMarkdownMode = 'full' | 'no_samples' | 'columns' | 'compact' | 'selected';
 
 export interface RenderOptions {
   dialect: Dialect;
@@ -14,6 +14,8 @@ const DIALECT_NAMES: Record<Dialect, string> = { postgres: 'PostgreSQL', mysql: 
 const PROMPT_SAMPLE_ROWS = 3;
 /** Sample cells are cut harder in the prompt than in the API answer: they show the shape of values, not content. */
 const PROMPT_CELL_MAX = 60;
+/** The shortest a table's block in the prompt can be (its header and one column). */
+const MIN_TABLE_BLOCK = 40;
 
 /**
  * The schema as prompt text, as rich as the budget allows: 'full' (columns with types and keys, foreign keys,
@@ -33,6 +35,38 @@ export function renderSchemaMarkdown(tables: SchemaTable[], options: RenderOptio
     if (markdown.length <= options.budgetChars) return { markdown, mode };
   }
   return { markdown: renderCompact(tables, naming, header, options.budgetChars), mode: 'compact' };
+}
+
+/**
+ * 'selected' (a schema too large for the budget, rendered for one question): `chosen` in full, in their order,
+ * within `detailShare` of the budget (samples dropped from a table before the table is dropped), then every other
+ * table by name in what is left, cut with "… and N more tables".
+ */
+export function renderSelectedSchema(
+  tables: SchemaTable[],
+  chosen: SchemaTable[],
+  options: RenderOptions & { detailShare: number },
+): { markdown: string; mode: 'selected'; detailed: SchemaTable[] } {
+  const naming = namingFor(options.dialect, tables);
+  let out =
+    `${headerLine(options.dialect, tables)}\n` +
+    'The tables most relevant to this question are given in full below; the others are only listed: call describe_table for one before using it.';
+  const detailBudget = Math.floor(options.budgetChars * options.detailShare);
+  const detailed: SchemaTable[] = [];
+  for (const table of chosen) {
+    // A table needs a header and a column at least: below that, nothing more fits.
+    if (detailBudget - out.length < MIN_TABLE_BLOCK) break;
+    const fits = (block: string) => out.length + 2 + block.length <= detailBudget;
+    let block = renderDetailed([table], naming, true);
+    if (!fits(block) && table.sample_rows.length > 0) block = renderDetailed([table], naming, false);
+    if (!fits(block)) continue;
+    out += `\n\n${block}`;
+    detailed.push(table);
+  }
+  const shown = new Set(detailed);
+  const rest = tables.filter((t) => !shown.has(t));
+  if (rest.length > 0) out = listWithin(`${out}\n\nOther tables (call describe_table for their columns):\n`, rest, naming, options.budgetChars);
+  return { markdown: out.trimEnd(), mode: 'selected', detailed };
 }
 
 /** Everything about one table (for the describe_table tool): columns with defaults and comments, keys, samples. */
@@ -183,17 +217,22 @@ function renderColumnNames(tables: SchemaTable[], naming: Naming): string {
 
 function renderCompact(tables: SchemaTable[], naming: Naming, header: string, budget: number): string {
   const intro = `${header}\nOnly table names are listed; call describe_table for a table's columns before writing SQL.\n`;
-  const lines = tables.map((t) => `- ${naming.label(t.schema, t.name)}${t.row_estimate === null ? '' : ` (~${t.row_estimate} rows)`}`);
-  let out = intro;
-  for (let i = 0; i < lines.length; i++) {
-    const rest = lines.length - i;
+  return listWithin(intro, tables, naming, budget).trimEnd();
+}
+
+/** `out` followed by a line per table while they fit in `budget`, the rest counted in "… and N more tables". */
+function listWithin(out: string, tables: SchemaTable[], naming: Naming, budget: number): string {
+  for (let i = 0; i < tables.length; i++) {
+    const t = tables[i]!;
+    const line = `- ${naming.label(t.schema, t.name)}${t.row_estimate === null ? '' : ` (~${t.row_estimate} rows)`}`;
+    const rest = tables.length - i;
     const more = `… and ${rest} more tables`;
     // Keep room for the "… and N more" line unless this is the last table.
     const reserve = rest > 1 ? more.length + 1 : 0;
-    if (out.length + lines[i].length + 1 + reserve > budget) return `${out}${more}`;
-    out += `${lines[i]}\n`;
+    if (out.length + line.length + 1 + reserve > budget) return `${out}${more}`;
+    out += `${line}\n`;
   }
-  return out.trimEnd();
+  return out;
 }
 
 function sampleTable(table: SchemaTable, maxRows: number): string[] {

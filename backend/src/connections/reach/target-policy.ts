@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { isLinkLocal, isThisMachine, normaliseAddress, ownAddresses } from './addresses.js';
-import { type HostRules, matchesAddress, matchesName, parseHostRules } from './host-rules.js';
+import { type HostRules, matchesAddress, matchesName, parseHostRules } from '../../config/host-rules.js';
 
 export type Lookup = (host: string) => Promise<{ address: string; family: number }[]>;
 

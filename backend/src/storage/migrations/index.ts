@@ -5,6 +5,9 @@ import * as m0003 from './0003_connection_tls_and_privileges.js';
 import * as m0004 from './0004_accounts.js';
 import * as m0005 from './0005_review.js';
 import * as m0008 from './0008_thread_turns.js';
+import * as m0011 from './0011_knowledge.js';
+import * as m0009 from './0009_model_scores.js';
+import * as m0012 from './0012_connection_policy.js';
 
 /** Migrations are imported statically so they work the same from source (tests) and from dist. */
 export const migrationProvider: MigrationProvider = {
@@ -16,6 +19,9 @@ export const migrationProvider: MigrationProvider = {
       '0004_accounts': m0004,
       '0005_review': m0005,
       '0008_thread_turns': m0008,
+      '0011_knowledge': m0011,
+      '0009_model_scores': m0009,
+      '0012_connection_policy': m0012,
     };
   },
 };

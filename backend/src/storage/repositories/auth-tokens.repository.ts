@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppDb } from '../database.js';
 import type { AuthTokensTable, UsersTable } from '../schema.js';
+import { deleteInBatches, SWEEP_BATCH } from '../batched-delete.js';
 import { APP_DB } from '../tokens.js';
 
 @Injectable()
@@ -34,10 +35,23 @@ export class AuthTokensRepository {
   }
 
   /** Expired and revoked tokens are kept a day for forensics, then removed. */
-  async deleteStale(beforeIso: string): Promise<void> {
-    await this.db
-      .deleteFrom('auth_tokens')
-      .where((eb) => eb.or([eb('expires_at', '<', beforeIso), eb('revoked_at', '<', beforeIso)]))
-      .execute();
+  /** Deletes tokens expired or revoked before `beforeIso` in batches of `limit`; returns how many went. */
+  deleteStale(beforeIso: string, limit = SWEEP_BATCH): Promise<number> {
+    return deleteInBatches(
+      async (n) =>
+        (
+          await this.db
+            .deleteFrom('auth_tokens')
+            .where('id', 'in', (eb) =>
+              eb
+                .selectFrom('auth_tokens')
+                .select('id')
+                .where((w) => w.or([w('expires_at', '<', beforeIso), w('revoked_at', '<', beforeIso)]))
+                .limit(n),
+            )
+            .executeTakeFirst()
+        ).numDeletedRows,
+      limit,
+    );
   }
 }

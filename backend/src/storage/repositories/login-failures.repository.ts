@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppDb } from '../database.js';
+import { deleteCreatedBefore, SWEEP_BATCH } from '../batched-delete.js';
 import { APP_DB } from '../tokens.js';
 
 /** How many failures, and when the last one was. */
@@ -35,7 +36,8 @@ export class LoginFailuresRepository {
     await this.db.deleteFrom('login_failures').where('email', '=', email).where('ip', '=', client).execute();
   }
 
-  async deleteOlderThan(beforeIso: string): Promise<void> {
-    await this.db.deleteFrom('login_failures').where('created_at', '<', beforeIso).execute();
+  /** Deletes failures older than `beforeIso` (in batches of `limit`); returns how many went. */
+  deleteOlderThan(beforeIso: string, limit = SWEEP_BATCH): Promise<number> {
+    return deleteCreatedBefore(this.db, 'login_failures', beforeIso, limit);
   }
 }

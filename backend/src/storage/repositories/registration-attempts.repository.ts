@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppDb } from '../database.js';
+import { deleteCreatedBefore, SWEEP_BATCH } from '../batched-delete.js';
 import { APP_DB } from '../tokens.js';
 
 /** Registration attempts per client, in the app database so the limit holds across API processes. */
@@ -23,7 +24,8 @@ export class RegistrationAttemptsRepository {
     return { count: Number(row?.n ?? 0), oldestAt: (row?.oldest as string | null) ?? null };
   }
 
-  async deleteOlderThan(beforeIso: string): Promise<void> {
-    await this.db.deleteFrom('registration_attempts').where('created_at', '<', beforeIso).execute();
+  /** Deletes attempts older than `beforeIso` (in batches of `limit`); returns how many went. */
+  deleteOlderThan(beforeIso: string, limit = SWEEP_BATCH): Promise<number> {
+    return deleteCreatedBefore(this.db, 'registration_attempts', beforeIso, limit);
   }
 }

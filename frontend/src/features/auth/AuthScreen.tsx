@@ -15,6 +15,10 @@ export function AuthScreen({ mode }: { mode: 'login' | 'register' }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [info, setInfo] = useState<RegistrationInfo | null>(null);
+  // The sign-up screen waits for the server's answer before it shows a heading or a form, so the
+  // first visitor never sees "Create your account" flash into "Set up Aigis", nor an invite-only
+  // visitor a form that then disappears. Without an answer (the request failed) the form is shown.
+  const [asked, setAsked] = useState(false);
   const isRegister = mode === 'register';
   const invite = new URLSearchParams(window.location.search).get('invite');
 
@@ -25,7 +29,8 @@ export function AuthScreen({ mode }: { mode: 'login' | 'register' }) {
       .then((i) => alive && setInfo(i))
       .catch(() => {
         // Without the answer the form is shown; the server still decides.
-      });
+      })
+      .finally(() => alive && setAsked(true));
     return () => {
       alive = false;
     };
@@ -61,7 +66,8 @@ export function AuthScreen({ mode }: { mode: 'login' | 'register' }) {
       : isRegister && signUp === 'closed'
         ? 'Registration is closed on this Aigis. Ask an admin for an account.'
         : null;
-  const showForm = !isRegister || signUp === 'form';
+  const waiting = isRegister && !asked;
+  const showForm = !isRegister || (asked && signUp === 'form');
   const offerSignUp = signUp === 'form' || info === null;
 
   return (
@@ -71,9 +77,13 @@ export function AuthScreen({ mode }: { mode: 'login' | 'register' }) {
           <img src="/favicon.svg" alt="" width={28} height={28} />
           <span>Aigis</span>
         </div>
-        <h1>{isRegister ? (info?.first_account ? 'Set up Aigis' : 'Create your account') : 'Sign in'}</h1>
+        <h1 aria-busy={waiting || undefined}>
+          {waiting ? '\u00a0' : isRegister ? (info?.first_account ? 'Set up Aigis' : 'Create your account') : 'Sign in'}
+        </h1>
         <p className="muted">
-          {isRegister && info?.first_account
+          {waiting
+            ? 'Checking this Aigis…'
+            : isRegister && info?.first_account
             ? 'The first account is the admin of this Aigis.'
             : isRegister && invite && signUp === 'form' && info?.mode === 'invite'
               ? 'You were invited: choose your email and password.'

@@ -7,6 +7,7 @@ import { ErrorBox } from '../../ui/ErrorBox';
 import { plural } from '../../ui/format';
 import { ConnectionSelect } from '../connections/ConnectionSelect';
 import { useConnections } from '../connections/connections-context';
+import { ExampleTargetContext } from '../knowledge/SaveAsExample';
 import { ModelPicker } from '../models/ModelPicker';
 import { modelsApi } from '../models/models-api';
 import { rememberModel, useModels } from '../models/models-context';
@@ -35,8 +36,10 @@ export function ChatView({ threadId }: { threadId: string }) {
 
   useEffect(preloadMarkdown, []);
 
-  const { send, streaming } = chat;
+  const { send, streaming, loading } = chat;
   const rerun = useMemo(() => ({ run: (sql: string) => void send(`SQL: ${sql}`), disabled: streaming }), [send, streaming]);
+  const connectionId = chat.info?.connection_id ?? null;
+  const exampleTarget = useMemo(() => (connectionId ? { connectionId, threadId } : null), [connectionId, threadId]);
 
   useEffect(() => {
     setSettingError(null);
@@ -45,10 +48,10 @@ export function ChatView({ threadId }: { threadId: string }) {
 
   // A question typed on the home screen is sent once its new thread has loaded.
   useEffect(() => {
-    if (chat.loading || !info || info.thread_id !== threadId) return;
+    if (loading || !info || info.thread_id !== threadId) return;
     const first = pendingMessage.take(threadId);
-    if (first) void chat.send(first);
-  }, [chat.loading, info, threadId, chat.send]);
+    if (first) void send(first);
+  }, [loading, info, threadId, send]);
 
   async function switchModel(name: string) {
     setBusy('model');
@@ -173,7 +176,9 @@ export function ChatView({ threadId }: { threadId: string }) {
           )}
           {!chat.loading && chat.state.messages.length === 0 && <EmptyThread noModel={noneAvailable} />}
           <SqlRerunContext.Provider value={rerun}>
-            <MessageList state={chat.state} />
+            <ExampleTargetContext.Provider value={exampleTarget}>
+              <MessageList state={chat.state} />
+            </ExampleTargetContext.Provider>
           </SqlRerunContext.Provider>
           {pending && !chat.streaming && <ReviewProposalCard proposal={pending} disabled={chat.streaming} onDecide={chat.confirm} />}
         </div>

@@ -42,13 +42,19 @@ export function MessageList({ state }: { state: ChatState }) {
                   </div>
                 )}
                 {item.calls.map((call) => (
-                  <ToolCallView key={call.id} call={call} running={streaming} awaitingReview={call.id === state.pendingReview?.tool_call_id} />
+                  <ToolCallView
+                    key={call.id}
+                    call={call}
+                    running={streaming}
+                    awaitingReview={call.id === state.pendingReview?.tool_call_id}
+                    question={item.question}
+                  />
                 ))}
               </div>
             )}
             {item.kind === 'tool' && (
               <div className="message message-assistant">
-                <ToolResultView name={item.message.tool_name ?? 'tool'} result={item.result} />
+                <ToolResultView name={item.message.tool_name ?? 'tool'} result={item.result} callId={item.message.tool_call_id} question={item.question} />
               </div>
             )}
             {notice?.kind === 'stopped' && (

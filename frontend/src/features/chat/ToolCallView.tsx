@@ -4,11 +4,23 @@ import { SqlBlock } from '../results/SqlBlock';
 import { ErrorBox } from '../../ui/ErrorBox';
 import type { ToolResultContent } from '@aigis/contracts';
 import { createContext, useContext } from 'react';
+import { SaveAsExample } from '../knowledge/SaveAsExample';
 import { EditAndRun } from './EditAndRun';
 import { activityLabel, type ToolCallView as Call } from './message-view';
 
 /** A tool call: live activity while it runs, then its result (SQL + table, chart, text or error). */
-export function ToolCallView({ call, running, awaitingReview = false }: { call: Call; running: boolean; awaitingReview?: boolean }) {
+export function ToolCallView({
+  call,
+  running,
+  awaitingReview = false,
+  question = null,
+}: {
+  call: Call;
+  running: boolean;
+  awaitingReview?: boolean;
+  /** The question of the turn (for "Save as example"). */
+  question?: string | null;
+}) {
   if (!call.result && awaitingReview) {
     return (
       <div className="tool-activity muted" data-testid="tool-awaiting-review">
@@ -32,20 +44,34 @@ export function ToolCallView({ call, running, awaitingReview = false }: { call: 
       </div>
     );
   }
-  return <ToolResultView name={call.name} result={call.result} />;
+  return <ToolResultView name={call.name} result={call.result} callId={call.id} question={question} />;
 }
 
 /** Runs an edited SQL of an earlier answer as a `SQL:` message (absent where nothing can run, e.g. tests). */
 export const SqlRerunContext = createContext<{ run(sql: string): void; disabled: boolean } | null>(null);
 
-export function ToolResultView({ name, result }: { name: string; result: ToolResultContent }) {
+export function ToolResultView({
+  name,
+  result,
+  callId,
+  question = null,
+}: {
+  name: string;
+  result: ToolResultContent;
+  /** The tool call this is the result of (what "Save as example" names). */
+  callId?: string;
+  question?: string | null;
+}) {
   const rerun = useContext(SqlRerunContext);
   switch (result.type) {
     case 'sql_result':
       return (
         <div className="tool-result" data-tool={name}>
           <SqlBlock sql={result.sql} />
-          {rerun && <EditAndRun sql={result.sql} disabled={rerun.disabled} onRun={rerun.run} />}
+          <div className="sql-actions">
+            {rerun && <EditAndRun sql={result.sql} disabled={rerun.disabled} onRun={rerun.run} />}
+            {callId && <SaveAsExample callId={callId} hasQuestion={question !== null} />}
+          </div>
           <ResultsTable
             columns={result.columns}
             rows={result.rows}

@@ -98,7 +98,7 @@ describe('chat reducer', () => {
       { type: 'start', turnId: 't1', content: 'q' },
       chunk('Partial '),
       chunk('answer'),
-      ev({ type: 'error', data: { error: 'Upstream model timed out', code: 'MODEL_TIMEOUT' } }),
+      ev({ type: 'error', data: { error: 'Upstream model timed out', code: 'UPSTREAM_FAILED' } }),
       chunk(' late'),
     ]);
     expect(withoutIds(s.messages)).toEqual([
@@ -106,7 +106,7 @@ describe('chat reducer', () => {
       { role: 'assistant', content: 'Partial answer' },
     ]);
     expect(s.turn?.status).toBe('error');
-    expect(s.notices[s.messages[1].id]).toEqual({ kind: 'error', code: 'MODEL_TIMEOUT', message: 'Upstream model timed out' });
+    expect(s.notices[s.messages[1].id]).toEqual({ kind: 'error', code: 'UPSTREAM_FAILED', message: 'Upstream model timed out' });
   });
 
   it('marks the turn stopped on abort and ignores events that still arrive', () => {

@@ -8,11 +8,14 @@ export interface ToolCallView {
   result: ToolResultContent | null;
 }
 
-/** What the message list shows: tool messages are folded into the call that asked for them. */
+/**
+ * What the message list shows: tool messages are folded into the call that asked for them. `question` is the
+ * question of the turn an answer belongs to (null after a `SQL:` message, which asks none).
+ */
 export type DisplayItem =
   | { kind: 'user'; message: ThreadMessage }
-  | { kind: 'assistant'; message: ThreadMessage; calls: ToolCallView[] }
-  | { kind: 'tool'; message: ThreadMessage; result: ToolResultContent };
+  | { kind: 'assistant'; message: ThreadMessage; calls: ToolCallView[]; question: string | null }
+  | { kind: 'tool'; message: ThreadMessage; result: ToolResultContent; question: string | null };
 
 export function toDisplayItems(messages: ThreadMessage[]): DisplayItem[] {
   const results = new Map<string, ThreadMessage>();
@@ -20,20 +23,29 @@ export function toDisplayItems(messages: ThreadMessage[]): DisplayItem[] {
   const callIds = new Set(messages.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? []));
 
   const items: DisplayItem[] = [];
+  let question: string | null = null;
   for (const message of messages) {
-    if (message.role === 'user') items.push({ kind: 'user', message });
-    else if (message.role === 'assistant') {
+    if (message.role === 'user') {
+      items.push({ kind: 'user', message });
+      question = questionOf(message.content);
+    } else if (message.role === 'assistant') {
       const calls = (message.tool_calls ?? []).map((c) => {
         const tool = results.get(c.id);
         return { id: c.id, name: c.name, args: c.args ?? {}, result: tool ? toolResultOf(tool) : null };
       });
-      items.push({ kind: 'assistant', message, calls });
+      items.push({ kind: 'assistant', message, calls, question });
     } else if (!message.tool_call_id || !callIds.has(message.tool_call_id)) {
       // A result whose call is not in the list: show it on its own rather than lose it.
-      items.push({ kind: 'tool', message, result: toolResultOf(message) });
+      items.push({ kind: 'tool', message, result: toolResultOf(message), question });
     }
   }
   return items;
+}
+
+/** The question a user message asks: its text, or null for a `SQL:` message (SQL typed by hand) or an empty one. */
+export function questionOf(content: string): string | null {
+  const text = content.trim();
+  return !text || /^SQL:/i.test(text) ? null : text;
 }
 
 /** The structured result of a tool message: `result` when the API sent it, else the JSON in `content`. */

@@ -1,5 +1,5 @@
 import type { ConfirmRequest, ThreadDetail } from '@aigis/contracts';
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { ApiError, isAbortError } from '../../lib/api-error';
 import { readSseEvents } from '../../lib/sse-stream';
 import { threadsApi } from '../threads/threads-api';
@@ -20,9 +20,12 @@ export function useThreadChat(threadId: string, onTurnFinished: () => void) {
   const controller = useRef<AbortController | null>(null);
   const generation = useRef(0);
   const streamingRef = useRef(false);
-  streamingRef.current = isStreaming(state);
   const finished = useRef(onTurnFinished);
-  finished.current = onTurnFinished;
+  // The callbacks below read the latest values; refs are written after rendering, never during it.
+  useLayoutEffect(() => {
+    streamingRef.current = isStreaming(state);
+    finished.current = onTurnFinished;
+  });
 
   const load = useCallback(async () => {
     const gen = ++generation.current;
@@ -49,6 +52,8 @@ export function useThreadChat(threadId: string, onTurnFinished: () => void) {
   useEffect(() => {
     void load();
     return () => {
+      // A counter, not an element: bumping whatever it holds now is the point (it supersedes every load in flight).
+      // eslint-disable-next-line react-hooks/exhaustive-deps
       generation.current++;
       controller.current?.abort();
     };

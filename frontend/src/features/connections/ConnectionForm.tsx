@@ -1,128 +1,24 @@
-import type { Connection, Dialect, ReviewMode } from '@aigis/contracts';
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Link, navigate } from '../../app/router';
+import { Link } from '../../app/router';
 import { paths } from '../../app/routes';
-import { ApiError } from '../../lib/api-error';
 import { ErrorBox } from '../../ui/ErrorBox';
-import { DIALECT_LABEL, formatBytes } from '../../ui/format';
-import {
-  DEFAULT_PORTS,
-  emptyForm,
-  formFromConnection,
-  parseConnectionUrl,
-  passwordWillBeDropped,
-  SSL_MODE_LABEL,
-  toConnectionInput,
-  validateForm,
-  type ConnectionFormValues,
-} from './connection-form-model';
-import { connectionsApi, type SqliteFiles } from './connections-api';
-import { useConnections } from './connections-context';
+import { Field } from '../../ui/Field';
+import { DIALECT_LABEL } from '../../ui/format';
 import { ReviewModeSelect } from '../chat/ReviewModeSelect';
+import { SSL_MODE_LABEL, type ConnectionFormValues } from './connection-form-model';
+import { ConnectionPolicyFields } from './ConnectionPolicyFields';
 import { ElevatedWarning } from './ElevatedWarning';
-import { TestResultView, type TestOutcome } from './TestResultView';
+import { SqliteFilePicker } from './SqliteFilePicker';
+import { TestResultView } from './TestResultView';
+import { useConnectionForm } from './use-connection-form';
 import './connections.css';
 
-type Errors = Partial<Record<keyof ConnectionFormValues, string>>;
-
-/** Add (no id) or edit a connection; after saving, the connection is tested at once. */
+/** Add (no id) or edit a connection; after saving, the connection is tested at once. State: use-connection-form. */
 export function ConnectionForm({ connectionId }: { connectionId?: string }) {
-  const { upsertLocal } = useConnections();
-  const [saved, setSaved] = useState<Connection | null>(null);
-  const [values, setValues] = useState<ConnectionFormValues>(emptyForm());
-  const [loadError, setLoadError] = useState<ApiError | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
-  const [saveError, setSaveError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [url, setUrl] = useState('');
-  const [urlError, setUrlError] = useState<string | null>(null);
-  const [test, setTest] = useState<TestOutcome | null>(null);
-  const [justSaved, setJustSaved] = useState(false);
-  // Review before run: kept beside the connection fields (it says how queries run, not where the database is).
-  const [review, setReview] = useState<ReviewMode>('expensive');
-  const [passwordDropped, setPasswordDropped] = useState(false);
-  const editing = Boolean(connectionId);
-  const willDrop = passwordWillBeDropped(saved, values);
-
-  useEffect(() => {
-    if (!connectionId) return;
-    let alive = true;
-    connectionsApi
-      .get(connectionId)
-      .then((c) => {
-        if (!alive) return;
-        setSaved(c);
-        setValues(formFromConnection(c));
-        setReview(c.review);
-      })
-      .catch((err) => alive && setLoadError(ApiError.from(err)));
-    return () => {
-      alive = false;
-    };
-  }, [connectionId]);
-
-  const set = <K extends keyof ConnectionFormValues>(key: K, value: ConnectionFormValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
-    setJustSaved(false);
-  };
-
-  const setDialect = (dialect: Dialect) =>
-    setValues((v) => ({
-      ...v,
-      dialect,
-      // A default port follows the dialect; one the person typed stays.
-      port: v.port === '' || Object.values(DEFAULT_PORTS).includes(v.port) ? DEFAULT_PORTS[dialect] : v.port,
-      database: v.dialect === 'sqlite' || dialect === 'sqlite' ? '' : v.database,
-    }));
-
-  function applyUrl(text: string) {
-    setUrl(text);
-    if (!text.trim()) return setUrlError(null);
-    const parsed = parseConnectionUrl(text);
-    if ('error' in parsed) return setUrlError(parsed.error);
-    setUrlError(null);
-    setValues((v) => ({ ...v, ...parsed.values, name: v.name || parsed.values.name || '' }));
-    setErrors({});
-  }
-
-  async function runTest(conn: Connection) {
-    setTest({ state: 'running' });
-    try {
-      const result = await connectionsApi.test(conn.id);
-      setTest({ state: 'ok', result });
-      // The list shows what the last test found (a red warning for an elevated role).
-      const tested = { ...conn, elevated_privileges: result.elevated_privileges };
-      setSaved(tested);
-      upsertLocal(tested);
-    } catch (err) {
-      setTest({ state: 'failed', error: ApiError.from(err) });
-    }
-  }
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const found = validateForm(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    setSaveError(null);
-    try {
-      const input = { ...toConnectionInput(values), review };
-      const conn = saved ? await connectionsApi.update(saved.id, input) : await connectionsApi.create(input);
-      setPasswordDropped(Boolean(saved?.has_password && !conn.has_password && !values.password));
-      setSaved(conn);
-      upsertLocal(conn);
-      setValues((v) => ({ ...formFromConnection(conn), password: '', dialect: v.dialect }));
-      setJustSaved(true);
-      if (!editing) navigate(paths.editConnection(conn.id), { replace: true });
-      void runTest(conn);
-    } catch (err) {
-      setSaveError(ApiError.from(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const form = useConnectionForm(connectionId);
+  const { saved, values, review, errors, url, urlError, loadError, saveError, busy, test, justSaved, passwordDropped } = form.state;
+  const { editing, setDialect, applyUrl, runTest, submit } = form;
+  const willDrop = form.willDropPassword;
+  const set = form.setField;
 
   if (loadError) {
     return (
@@ -281,10 +177,7 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
 
         <ReviewModeSelect
           value={review}
-          onChange={(mode) => {
-            setReview(mode ?? 'expensive');
-            setJustSaved(false);
-          }}
+          onChange={(mode) => form.setReview(mode ?? 'expensive')}
           testId="conn-review"
         />
         <p className="muted small">
@@ -307,6 +200,8 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
             />
           </Field>
         </details>
+
+        <ConnectionPolicyFields policy={form.policy} onChange={form.touch} />
 
         {saveError && <ErrorBox code={saveError.code} message={saveError.message} />}
         {justSaved && (
@@ -341,57 +236,6 @@ export function ConnectionForm({ connectionId }: { connectionId?: string }) {
           </Link>
         </div>
       </form>
-    </div>
-  );
-}
-
-function Field(props: { label: string; error?: string; note?: string; grow?: boolean; children: ReactNode }) {
-  return (
-    <label className={`field${props.grow ? ' grow' : ''}`}>
-      <span>{props.label}</span>
-      {props.children}
-      {props.error ? <small className="field-error">{props.error}</small> : props.note ? <small className="muted">{props.note}</small> : null}
-    </label>
-  );
-}
-
-/** SQLite databases are files under the server's SQLITE_ROOT; the server lists them. */
-function SqliteFilePicker({ value, onChange, error }: { value: string; onChange(v: string): void; error?: string }) {
-  const [files, setFiles] = useState<SqliteFiles | null>(null);
-  const [loadError, setLoadError] = useState<ApiError | null>(null);
-  const id = useId();
-
-  useEffect(() => {
-    connectionsApi.sqliteFiles().then(setFiles, (err) => setLoadError(ApiError.from(err)));
-  }, []);
-
-  const listed = files?.files ?? [];
-  const known = listed.some((f) => f.path === value);
-  return (
-    <div className="field">
-      <label htmlFor={id}>Database file</label>
-      {listed.length > 0 ? (
-        <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid="conn-sqlite-file">
-          <option value="">Choose a file…</option>
-          {!known && value && <option value={value}>{value}</option>}
-          {listed.map((f) => (
-            <option key={f.path} value={f.path}>
-              {f.path} ({formatBytes(f.size_bytes)})
-            </option>
-          ))}
-        </select>
-      ) : (
-        <input id={id} value={value} onChange={(e) => onChange(e.target.value)} placeholder="file.db" data-testid="conn-sqlite-file" />
-      )}
-      {error && <small className="field-error">{error}</small>}
-      {files && (
-        <small className="muted">
-          {listed.length > 0 ? 'Files under ' : 'No database files found under '}
-          <code>{files.root}</code>
-          {listed.length === 0 && ' (the server’s SQLITE_ROOT). Copy a .db/.sqlite file there, or set SQLITE_ROOT.'}
-        </small>
-      )}
-      {loadError && <small className="field-error">Could not list the files: {loadError.message}</small>}
     </div>
   );
 }

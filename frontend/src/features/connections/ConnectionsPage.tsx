@@ -80,6 +80,9 @@ export function ConnectionsPage() {
               <Link className="btn" to={paths.schema(c.id)} data-testid="connection-schema">
                 Schema
               </Link>
+              <Link className="btn" to={paths.knowledge(c.id)} data-testid="connection-knowledge">
+                Knowledge
+              </Link>
               <Link className="btn" to={paths.editConnection(c.id)} data-testid="connection-edit">
                 Edit
               </Link>

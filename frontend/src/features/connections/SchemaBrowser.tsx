@@ -1,10 +1,13 @@
-import type { Connection, SchemaResponse, SchemaTable } from '@aigis/contracts';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { Connection, SchemaResponse, SchemaTable, TableNote } from '@aigis/contracts';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from '../../app/router';
 import { paths } from '../../app/routes';
 import { ApiError } from '../../lib/api-error';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { DIALECT_LABEL, formatCount } from '../../ui/format';
+import { knowledgeApi } from '../knowledge/knowledge-api';
+import { qualifiedName } from '../knowledge/knowledge-model';
+import { TableNotesPanel } from '../knowledge/TableNotesPanel';
 import { ResultsTable } from '../results/ResultsTable';
 import { connectionsApi } from './connections-api';
 import './schema.css';
@@ -18,6 +21,8 @@ export function SchemaBrowser({ connectionId }: { connectionId: string }) {
   const [loading, setLoading] = useState(true);
   const [selected, setSelected] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
+  const [notes, setNotes] = useState<Map<string, TableNote>>(new Map());
+  const [notesError, setNotesError] = useState<ApiError | null>(null);
 
   const load = useCallback(
     async (refresh: boolean) => {
@@ -39,6 +44,10 @@ export function SchemaBrowser({ connectionId }: { connectionId: string }) {
   useEffect(() => {
     connectionsApi.get(connectionId).then(setConnection, () => undefined);
     void load(false);
+    knowledgeApi.tableNotes(connectionId).then(
+      (list) => setNotes(new Map(list.map((n) => [qualifiedName(n), n]))),
+      (err) => setNotesError(ApiError.from(err)),
+    );
   }, [connectionId, load]);
 
   const tables = useMemo(() => {
@@ -62,12 +71,18 @@ export function SchemaBrowser({ connectionId }: { connectionId: string }) {
             </p>
           )}
         </div>
-        <button type="button" className="btn" onClick={() => load(true)} disabled={loading} data-testid="schema-refresh">
-          {loading ? 'Reading…' : 'Refresh'}
-        </button>
+        <div className="form-actions">
+          <Link className="btn" to={paths.knowledge(connectionId)} data-testid="schema-knowledge">
+            Knowledge
+          </Link>
+          <button type="button" className="btn" onClick={() => load(true)} disabled={loading} data-testid="schema-refresh">
+            {loading ? 'Reading…' : 'Refresh'}
+          </button>
+        </div>
       </header>
 
       {error && <ErrorBox code={error.code} message={error.message} details={error.details} onRetry={() => load(false)} />}
+      {notesError && <ErrorBox code={notesError.code} message={`The table notes could not be read: ${notesError.message}`} />}
 
       {schema && (
         <div className="schema" data-testid="schema-browser">
@@ -98,14 +113,32 @@ export function SchemaBrowser({ connectionId }: { connectionId: string }) {
               {tables.length === 0 && <li className="muted small pad">No table matches.</li>}
             </ul>
           </nav>
-          <section className="schema-detail">{table ? <TableDetail table={table} /> : <p className="muted">No tables.</p>}</section>
+          <section className="schema-detail">
+            {table ? (
+              <TableDetail
+                table={table}
+                notes={
+                  <TableNotesPanel
+                    key={tableKey(table)}
+                    connectionId={connectionId}
+                    table={table}
+                    note={notes.get(tableKey(table))}
+                    onSaved={(n) => setNotes((m) => new Map(m).set(qualifiedName(n), n))}
+                  />
+                }
+                columnNotes={notes.get(tableKey(table))?.columns ?? {}}
+              />
+            ) : (
+              <p className="muted">No tables.</p>
+            )}
+          </section>
         </div>
       )}
     </div>
   );
 }
 
-function TableDetail({ table }: { table: SchemaTable }) {
+function TableDetail({ table, notes, columnNotes }: { table: SchemaTable; notes: ReactNode; columnNotes: Record<string, string> }) {
   const fkByColumn = new Map<string, string>();
   for (const fk of table.foreign_keys) {
     fk.columns.forEach((c, i) => {
@@ -121,6 +154,7 @@ function TableDetail({ table }: { table: SchemaTable }) {
         {table.row_estimate != null && <span className="muted small"> · ~{formatCount(table.row_estimate)} rows</span>}
       </h2>
       {table.comment && <p className="muted">{table.comment}</p>}
+      {notes}
       <div className="table-scroll">
         <table className="data-table schema-columns" data-testid="schema-columns">
           <thead>
@@ -130,6 +164,7 @@ function TableDetail({ table }: { table: SchemaTable }) {
               <th scope="col">Keys</th>
               <th scope="col">Null</th>
               <th scope="col">Default</th>
+              <th scope="col">Note</th>
             </tr>
           </thead>
           <tbody>
@@ -151,6 +186,9 @@ function TableDetail({ table }: { table: SchemaTable }) {
                 </td>
                 <td className="muted">{c.nullable ? 'yes' : 'no'}</td>
                 <td className="mono muted">{c.default ?? ''}</td>
+                <td className="column-note-text" data-testid="schema-column-note">
+                  {columnNotes[c.name] ?? ''}
+                </td>
               </tr>
             ))}
           </tbody>

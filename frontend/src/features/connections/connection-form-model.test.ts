@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '@aigis/contracts';
-import { describeElevated, emptyForm, formFromConnection, parseConnectionUrl, passwordWillBeDropped, toConnectionInput, validateForm } from './connection-form-model';
+import { describeElevated, emptyForm, formFromConnection, formValuesFromUrl, passwordWillBeDropped, toConnectionInput, validateForm } from './connection-form-model';
 
-describe('parseConnectionUrl', () => {
+describe('formValuesFromUrl', () => {
   it('fills every field from a PostgreSQL URL, decoding escapes', () => {
-    expect(parseConnectionUrl(' postgresql://app%40ro:p%40ss%3Aword@db.example.com:6543/chinook?sslmode=require ')).toEqual({
+    expect(formValuesFromUrl(' postgresql://app%40ro:p%40ss%3Aword@db.example.com:6543/chinook?sslmode=require ')).toEqual({
       values: {
         dialect: 'postgres',
         host: 'db.example.com',
@@ -19,30 +19,43 @@ describe('parseConnectionUrl', () => {
   });
 
   it('uses the default port, no password and no SSL when the URL says nothing', () => {
-    const r = parseConnectionUrl('mysql://reader@localhost/shop');
+    const r = formValuesFromUrl('mysql://reader@localhost/shop');
     expect(r).toEqual({
       values: { dialect: 'mysql', host: 'localhost', port: '3306', database: 'shop', user: 'reader', sslMode: 'disable', name: 'shop' },
     });
   });
 
   it('treats sslmode=disable as no SSL', () => {
-    const r = parseConnectionUrl('postgres://u:p@h/db?sslmode=disable');
+    const r = formValuesFromUrl('postgres://u:p@h/db?sslmode=disable');
     expect('values' in r && r.values.sslMode).toBe('disable');
   });
 
   it('keeps verify-full and MySQL VERIFY_IDENTITY, and refuses prefer (it would fall back to plain text)', () => {
-    expect(parseConnectionUrl('postgres://u@h/db?sslmode=verify-full')).toMatchObject({ values: { sslMode: 'verify-full' } });
-    expect(parseConnectionUrl('mysql://u@h/db?ssl-mode=VERIFY_IDENTITY')).toMatchObject({ values: { sslMode: 'verify-full' } });
-    expect(parseConnectionUrl('postgres://u@h/db?sslmode=prefer')).toHaveProperty('error');
+    expect(formValuesFromUrl('postgres://u@h/db?sslmode=verify-full')).toMatchObject({ values: { sslMode: 'verify-full' } });
+    expect(formValuesFromUrl('mysql://u@h/db?ssl-mode=VERIFY_IDENTITY')).toMatchObject({ values: { sslMode: 'verify-full' } });
+    expect(formValuesFromUrl('postgres://u@h/db?sslmode=prefer')).toHaveProperty('error');
   });
 
-  it('reads a SQLite file path', () => {
-    expect(parseConnectionUrl('sqlite:///demo/store.db')).toEqual({ values: { dialect: 'sqlite', database: 'demo/store.db' } });
+  it('reads a SQLite file path as the API does: sqlite:///file under SQLITE_ROOT, four slashes absolute', () => {
+    expect(formValuesFromUrl('sqlite:///demo/store.db')).toEqual({ values: { dialect: 'sqlite', database: 'demo/store.db' } });
+    expect(formValuesFromUrl('sqlite:///demo.db')).toEqual({ values: { dialect: 'sqlite', database: 'demo.db' } });
+    expect(formValuesFromUrl('sqlite:////srv/data/demo.db')).toEqual({ values: { dialect: 'sqlite', database: '/srv/data/demo.db' } });
+    expect(formValuesFromUrl('sqlite:///demo.db?mode=ro')).toEqual({ error: expect.stringMatching(/^Cannot read this URL: a SQLite URL takes no options/) });
+  });
+
+  it('turns TLS on for ?ssl=1, as the API does', () => {
+    expect(formValuesFromUrl('postgres://u@h/db?ssl=1')).toMatchObject({ values: { sslMode: 'require' } });
+    expect(formValuesFromUrl('mysql://u@h/db?ssl=true')).toMatchObject({ values: { sslMode: 'require' } });
+  });
+
+  it('refuses what the API would refuse, before anything is sent', () => {
+    expect(formValuesFromUrl('postgres://u@h/db?sslrootcert=/etc/ssl/ca.pem')).toEqual({ error: expect.stringMatching(/^Cannot read this URL: sslrootcert is not supported/) });
+    expect(formValuesFromUrl('postgres:///db')).toEqual({ error: expect.stringMatching(/^Cannot read this URL: the host is missing/) });
   });
 
   it('rejects other schemes with a message', () => {
-    expect(parseConnectionUrl('mongodb://x/y')).toHaveProperty('error');
-    expect(parseConnectionUrl('just text')).toHaveProperty('error');
+    expect(formValuesFromUrl('mongodb://x/y')).toHaveProperty('error');
+    expect(formValuesFromUrl('just text')).toHaveProperty('error');
   });
 });
 
@@ -50,6 +63,7 @@ describe('connection form', () => {
   const saved: Connection = {
     id: 'c1', name: 'n', dialect: 'postgres', host: 'db', port: 5432, database: 'd', user: 'u', ssl: true, ssl_mode: 'verify-full',
     ssl_ca: null, has_password: true, elevated_privileges: null, allowed_functions: [], is_demo: false, created_at: '', updated_at: '',
+    allowed_tables: [], excluded_tables: [], row_limit: null, statement_timeout_ms: null,
     review: 'expensive', review_thresholds: { cost: 100_000, rows: 1_000_000, scan_rows: 1_000_000 },
   };
 

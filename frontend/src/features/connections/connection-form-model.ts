@@ -1,5 +1,4 @@
-import type { Connection, Dialect, ElevatedPrivilege, SslMode } from '@aigis/contracts';
-import type { ConnectionInput } from './connections-api';
+import { type Connection, type CreateConnectionRequest, DEFAULT_PORTS, type Dialect, type ElevatedPrivilege, parseConnectionUrl, type SslMode } from '@aigis/contracts';
 
 /** The connection form as the person edits it (every field a string, as inputs hold them). */
 export interface ConnectionFormValues {
@@ -25,10 +24,11 @@ export const SSL_MODE_LABEL: Record<SslMode, string> = {
   'verify-full': 'Encrypt and check issuer and host name',
 };
 
-export const DEFAULT_PORTS: Record<Dialect, string> = { postgres: '5432', mysql: '3306', sqlite: '' };
+/** The port field's default per dialect (SQLite has none). */
+export const DEFAULT_PORT_TEXT: Record<Dialect, string> = { postgres: String(DEFAULT_PORTS.postgres), mysql: String(DEFAULT_PORTS.mysql), sqlite: '' };
 
 export function emptyForm(dialect: Dialect = 'postgres'): ConnectionFormValues {
-  return { name: '', dialect, host: 'localhost', port: DEFAULT_PORTS[dialect], database: '', user: '', password: '', sslMode: 'disable', sslCa: '', allowedFunctions: '' };
+  return { name: '', dialect, host: 'localhost', port: DEFAULT_PORT_TEXT[dialect], database: '', user: '', password: '', sslMode: 'disable', sslCa: '', allowedFunctions: '' };
 }
 
 export function formFromConnection(c: Connection): ConnectionFormValues {
@@ -36,7 +36,7 @@ export function formFromConnection(c: Connection): ConnectionFormValues {
     name: c.name,
     dialect: c.dialect,
     host: c.host ?? '',
-    port: c.port != null ? String(c.port) : DEFAULT_PORTS[c.dialect],
+    port: c.port != null ? String(c.port) : DEFAULT_PORT_TEXT[c.dialect],
     database: c.database ?? '',
     user: c.user ?? '',
     password: '',
@@ -46,66 +46,21 @@ export function formFromConnection(c: Connection): ConnectionFormValues {
   };
 }
 
-const SCHEMES: Record<string, Dialect> = {
-  postgres: 'postgres',
-  postgresql: 'postgres',
-  mysql: 'mysql',
-  mariadb: 'mysql',
-  sqlite: 'sqlite',
-  file: 'sqlite',
-};
-
 /**
- * Reads a pasted connection URL into form fields, e.g. `postgres://user:pw@host:5432/db?sslmode=require`,
- * `mysql://user@host/db`, `sqlite:///chinook.db`. Answers an error message for what it cannot read.
+ * Fills form fields from a pasted connection URL (`postgres://user:pw@host:5432/db?sslmode=require`,
+ * `mysql://user@host/db`, `sqlite:///chinook.db`), read by the parser the API uses, so what fills the form is
+ * what the API would store. Answers the parser's message for what it cannot read.
  */
-export function parseConnectionUrl(raw: string): { values: Partial<ConnectionFormValues> } | { error: string } {
-  const text = raw.trim();
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
-  const dialect = scheme ? SCHEMES[scheme.split('+')[0]] : undefined;
-  if (!dialect) return { error: 'Use a URL starting with postgres://, mysql:// or sqlite://' };
-
-  if (dialect === 'sqlite') {
-    // sqlite:///file.db and sqlite:file.db both name a file under SQLITE_ROOT.
-    const path = decodeURIComponent(text.replace(/^[a-z]+:(\/\/)?/i, '').replace(/^\/+/, ''));
-    if (!path) return { error: 'The URL names no database file.' };
-    return { values: { dialect, database: path } };
-  }
-
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return { error: 'This does not look like a valid URL.' };
-  }
-  const sslmode = (url.searchParams.get('sslmode') ?? url.searchParams.get('ssl-mode') ?? '').toLowerCase();
-  const ssl = url.searchParams.get('ssl');
-  const sslMode: SslMode | undefined = sslmode ? URL_SSL_MODES[sslmode] : ssl === 'true' || ssl === '1' ? 'require' : 'disable';
-  if (!sslMode) return { error: `sslmode=${sslmode} is not supported: choose disable, require, verify-ca or verify-full.` };
-  const values: Partial<ConnectionFormValues> = {
-    dialect,
-    host: url.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost',
-    port: url.port || DEFAULT_PORTS[dialect],
-    database: decodeURIComponent(url.pathname.replace(/^\//, '')),
-    user: decodeURIComponent(url.username),
-    sslMode,
-  };
-  if (url.password) values.password = decodeURIComponent(url.password);
-  if (!values.name && values.database) values.name = values.database;
+export function formValuesFromUrl(raw: string): { values: Partial<ConnectionFormValues> } | { error: string } {
+  const parsed = parseConnectionUrl(raw);
+  if (!parsed.ok) return { error: `Cannot read this URL: ${parsed.error}.` };
+  const { dialect, host, port, database, user, password, sslMode } = parsed.value;
+  if (dialect === 'sqlite') return { values: { dialect, database: database ?? '' } };
+  const values: Partial<ConnectionFormValues> = { dialect, host: host ?? '', port: String(port), database: database ?? '', user: user ?? '', sslMode };
+  if (password) values.password = password;
+  if (database) values.name = database;
   return { values };
 }
-
-// libpq's sslmode and MySQL's ssl-mode names; prefer/allow would fall back to plain text, so they are refused.
-const URL_SSL_MODES: Record<string, SslMode> = {
-  disable: 'disable',
-  disabled: 'disable',
-  require: 'require',
-  required: 'require',
-  'verify-ca': 'verify-ca',
-  verify_ca: 'verify-ca',
-  'verify-full': 'verify-full',
-  verify_identity: 'verify-full',
-};
 
 const SSL_STRENGTH: Record<SslMode, number> = { disable: 0, require: 1, 'verify-ca': 2, 'verify-full': 3 };
 
@@ -161,10 +116,10 @@ export function parseFunctionList(text: string): string[] {
 }
 
 /** The request body. On edit an empty password is left out, so the stored one stays. */
-export function toConnectionInput(v: ConnectionFormValues): ConnectionInput {
+export function toConnectionInput(v: ConnectionFormValues): CreateConnectionRequest {
   const allowed_functions = parseFunctionList(v.allowedFunctions);
   if (v.dialect === 'sqlite') return { name: v.name.trim(), dialect: 'sqlite', database: v.database.trim(), allowed_functions };
-  const input: ConnectionInput = {
+  return {
     name: v.name.trim(),
     dialect: v.dialect,
     host: v.host.trim(),
@@ -174,7 +129,6 @@ export function toConnectionInput(v: ConnectionFormValues): ConnectionInput {
     ssl_mode: v.sslMode,
     ssl_ca: v.sslCa.trim() ? v.sslCa.trim() : null,
     allowed_functions,
+    ...(v.password ? { password: v.password } : {}),
   };
-  if (v.password) input.password = v.password;
-  return input;
 }

@@ -31,7 +31,7 @@ export function ConnectionsProvider({ children }: { children: ReactNode }) {
         setConnections((list) => list.filter((x) => x.id !== id));
       },
     }),
-    [connections, loading, error, refresh],
+    [connections, loading, error, refresh, setConnections],
   );
   return <ConnectionsContext.Provider value={value}>{children}</ConnectionsContext.Provider>;
 }

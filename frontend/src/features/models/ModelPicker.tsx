@@ -1,6 +1,7 @@
 import type { ModelInfo } from '@aigis/contracts';
 import { useId } from 'react';
 import './models.css';
+import { scoreLabel } from './score-label';
 
 interface Props {
   models: ModelInfo[];
@@ -17,6 +18,7 @@ export function ModelPicker({ models, value, disabled, onChange }: Props) {
   const id = useId();
   const current = models.find((m) => m.name === value);
   const providers = [...new Set(models.map((m) => m.provider))];
+  const currentScore = scoreLabel(current?.last_score);
   return (
     <div className="model-picker">
       <label htmlFor={id} className="picker-label">
@@ -41,11 +43,17 @@ export function ModelPicker({ models, value, disabled, onChange }: Props) {
                 <option key={m.name} value={m.name} disabled={!m.available && m.name !== value}>
                   {m.name}
                   {m.available ? '' : ` — unavailable${m.reason ? `: ${m.reason}` : ''}`}
+                  {scoreLabel(m.last_score) ? ` (${scoreLabel(m.last_score)})` : ''}
                 </option>
               ))}
           </optgroup>
         ))}
       </select>
+      {currentScore && (
+        <span className="model-score" data-testid="model-score" title="Execution accuracy of this model's last run of the accuracy harness (npm run eval)">
+          {currentScore}
+        </span>
+      )}
     </div>
   );
 }

@@ -1,8 +1,8 @@
-import type { ProviderStatus } from './models-api';
+import type { ProviderSetup } from '@aigis/contracts';
 import './models.css';
 
 /** Shown when no model is available: which variable enables which provider, and that SQL still works. */
-export function NoModelNotice({ providers }: { providers: ProviderStatus[] }) {
+export function NoModelNotice({ providers }: { providers: ProviderSetup[] }) {
   return (
     <section className="notice notice-info" data-testid="no-model-notice" aria-labelledby="no-model-title">
       <h2 id="no-model-title">No language model is configured</h2>

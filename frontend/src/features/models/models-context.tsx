@@ -1,12 +1,12 @@
-import type { ModelInfo } from '@aigis/contracts';
+import type { ModelInfo, ProviderSetup } from '@aigis/contracts';
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import type { ApiError } from '../../lib/api-error';
 import { useRemote } from '../../lib/use-remote';
-import { modelsApi, type ProviderStatus } from './models-api';
+import { modelsApi } from './models-api';
 
 interface ModelsValue {
   models: ModelInfo[];
-  providers: ProviderStatus[];
+  providers: ProviderSetup[];
   loading: boolean;
   error: ApiError | null;
   /** True once loaded and no model can answer: the app explains how to enable one. */
@@ -18,12 +18,12 @@ const ModelsContext = createContext<ModelsValue | null>(null);
 
 /** The provider list only explains how to enable models; without it the picker still works. */
 async function loadModels() {
-  const [models, providers] = await Promise.all([modelsApi.list(), modelsApi.providers().catch(() => [] as ProviderStatus[])]);
+  const [models, providers] = await Promise.all([modelsApi.list(), modelsApi.providers().catch(() => [] as ProviderSetup[])]);
   return { models, providers };
 }
 
 export function ModelsProvider({ children }: { children: ReactNode }) {
-  const { data, loading, error, refresh } = useRemote(loadModels, { models: [] as ModelInfo[], providers: [] as ProviderStatus[] });
+  const { data, loading, error, refresh } = useRemote(loadModels, { models: [] as ModelInfo[], providers: [] as ProviderSetup[] });
   const { models, providers } = data;
 
   const value = useMemo<ModelsValue>(

@@ -51,7 +51,7 @@ export function ThreadsProvider({ children }: { children: ReactNode }) {
         setThreads((list) => list.map((t) => (t.thread_id === id ? { ...t, ...patch } : t)));
       },
     }),
-    [threads, loading, error, refresh],
+    [threads, loading, error, refresh, setThreads],
   );
 
   return <ThreadsContext.Provider value={value}>{children}</ThreadsContext.Provider>;

@@ -1,5 +1,3 @@
-import type { ExampleRequest, GlossaryEntryRequest, LearningPatchRequest, SaveAnswerRequest, TableNoteRequest } from './schemas/knowledge.js';
-
 /**
  * A connection's knowledge (HTTP API under /api/connections/:id/knowledge): what its owner teaches the
  * assistant about this database. Only the connection's owner reads or changes it (another user gets 404).
@@ -119,19 +117,6 @@ export interface ConnectionKnowledge {
 export const KNOWLEDGE_FORMAT = 'aigis.knowledge';
 export const KNOWLEDGE_FORMAT_VERSION = 1;
 
-/** The portable file: ids, dates and thread references stay behind; examples are verified again on import. */
-export interface KnowledgeFile {
-  format: typeof KNOWLEDGE_FORMAT;
-  version: typeof KNOWLEDGE_FORMAT_VERSION;
-  exported_at: string;
-  dialect: 'postgres' | 'mysql' | 'sqlite';
-  instructions: string;
-  glossary: GlossaryEntryRequest[];
-  tables: TableNoteRequest[];
-  examples: ExampleRequest[];
-  learnings: { category: LearningCategory; tables: string[]; failed_sql: string | null; working_sql: string; lesson: string; confidence: number }[];
-}
-
 /**
  * POST /api/connections/:id/knowledge/import?mode=merge|replace (default merge). `replace` removes this
  * connection's knowledge first; `merge` keeps it, the file winning for the same glossary term or table, the
@@ -147,10 +132,3 @@ export interface KnowledgeImportResult {
   learnings: { added: number; merged: number };
   rejected_examples: { index: number; question: string; code: string; message: string }[];
 }
-
-/** Names the web app used first, kept: each is the request type its zod schema accepts. */
-export type GlossaryEntryInput = GlossaryEntryRequest;
-export type TableNoteInput = TableNoteRequest;
-export type ExampleQueryInput = ExampleRequest;
-export type SaveAnswerAsExampleInput = SaveAnswerRequest;
-export type LearningPatch = LearningPatchRequest;

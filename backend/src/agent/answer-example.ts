@@ -24,13 +24,3 @@ export function findAnswerExample(messages: BaseMessage[], messageId: string): A
   const written = typeof call?.args?.sql === 'string' ? call.args.sql : null;
   return { sql: written ?? result.sql, question: asked || null };
 }
-
-/**
- * The statement as written, when `executed` is it with the row cap the MySQL adapter appends (`\nLIMIT n`):
- * among the statements the audit log saw run, the one `executed` equals or extends by exactly that suffix.
- */
-export function asWritten(executed: string, ran: string[]): string {
-  if (ran.includes(executed)) return executed;
-  const original = ran.find((sql) => executed.startsWith(sql) && /^\nLIMIT \d+$/.test(executed.slice(sql.length)));
-  return original ?? executed;
-}

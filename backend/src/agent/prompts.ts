@@ -1,7 +1,7 @@
 import type { Dialect } from '@aigis/contracts';
 import type { DbErrorClass } from '../connections/dialects/dialect-adapter.js';
 import { CHART_SAMPLE_EXCERPT, excerptValue } from './result-excerpt.js';
-import type { SqlResultState } from './state.js';
+import type { SqlResultState } from './stored-results.js';
 
 const DIALECT_NAME: Record<Dialect, string> = { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', sqlite: 'SQLite' };
 

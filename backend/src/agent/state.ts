@@ -1,24 +1,12 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ReviewProposal } from '@aigis/contracts';
 import { Annotation, type Messages, messagesStateReducer } from '@langchain/langgraph';
-import { boundTurnStore, DEFAULT_TURN_STORE_MAX_BYTES, withoutRows } from './stored-results.js';
+import { boundTurnStore, DEFAULT_TURN_STORE_MAX_BYTES, type SqlResultState, withoutRows } from './stored-results.js';
 
 /** The thread's database, by reference only: credentials are looked up (and opened) at call time. */
 export interface ThreadConnection {
   user_id: string;
   connection_id: string;
-}
-
-/**
- * The last successful query of the thread, for ask_analyst. Its rows are stored once, in the tool message that
- * returned them (see stored-results.ts): `rows` is only present in memory during the step that ran the query.
- */
-export interface SqlResultState {
-  sql: string;
-  columns: string[];
-  rows?: Record<string, unknown>[];
-  row_count: number;
-  truncated: boolean;
 }
 
 /** A query paused for the user's decision (review before run); the review node interrupts with its proposal. */

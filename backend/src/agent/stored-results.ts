@@ -2,7 +2,18 @@ import { type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/mes
 import type { Messages } from '@langchain/langgraph';
 import type { SqlResultContent, ToolResultContent, VegaLiteSpecContent } from '@aigis/contracts';
 import { utf8Bytes } from '../connections/dialects/result-budget.js';
-import type { SqlResultState } from './state.js';
+
+/**
+ * The last successful query of the thread, for ask_analyst. Its rows are stored once, in the tool message that
+ * returned them (withoutRows, lastResultRows): `rows` is only present in memory during the step that ran the query.
+ */
+export interface SqlResultState {
+  sql: string;
+  columns: string[];
+  rows?: Record<string, unknown>[];
+  row_count: number;
+  truncated: boolean;
+}
 
 /** The default of TURN_STORE_MAX_BYTES. */
 export const DEFAULT_TURN_STORE_MAX_BYTES = 8 * 1024 * 1024;

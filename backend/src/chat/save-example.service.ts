@@ -5,7 +5,6 @@ import { AppError } from '../common/app-error.js';
 import { ExamplesService } from '../knowledge/examples.service.js';
 import type { SaveAnswerInput } from '@aigis/contracts';
 import { QueryAuditRepository } from '../storage/repositories/query-audit.repository.js';
-import { asWritten } from '../agent/answer-example.js';
 import { ThreadsService } from './threads.service.js';
 
 /** Statements of the thread looked at to recover the SQL as written (before an appended row cap). */
@@ -36,4 +35,14 @@ export class SaveExampleService {
     const ran = await this.audit.okSqlInThread(userId, connectionId, input.thread_id, RECENT_STATEMENTS);
     return this.examples.add(userId, connectionId, { question, sql: asWritten(found.sql, ran) }, { source: 'answer', threadId: input.thread_id, signal });
   }
+}
+
+/**
+ * The statement as written, when `executed` is it with the row cap the MySQL adapter appends (`\nLIMIT n`):
+ * among the statements the audit log saw run, the one `executed` equals or extends by exactly that suffix.
+ */
+function asWritten(executed: string, ran: string[]): string {
+  if (ran.includes(executed)) return executed;
+  const original = ran.find((sql) => executed.startsWith(sql) && /^\nLIMIT \d+$/.test(executed.slice(sql.length)));
+  return original ?? executed;
 }

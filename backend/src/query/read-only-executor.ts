@@ -8,8 +8,7 @@ import type { AppConfig } from '../config/env.schema.js';
 import { ConnectionsService } from '../connections/connections.service.js';
 import type { ConnectionTarget } from '../connections/dialects/dialect-adapter.js';
 import { UserLimits } from '../limits/user-limits.service.js';
-import type { SqlGuard } from '../sql-guard/sql-guard.js';
-import type { GuardOptions } from '../sql-guard/dialect-guard.js';
+import type { GuardOptions, SqlGuard } from '../sql-guard/sql-guard.js';
 import { QueryAuditRepository } from '../storage/repositories/query-audit.repository.js';
 
 export const SQL_GUARD = Symbol('SQL_GUARD');

@@ -1,11 +1,11 @@
 import type { Dialect } from '@aigis/contracts';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { DialectGuard, GuardOptions } from './dialect-guard.js';
+import type { DialectGuard } from './dialect-guard.js';
 import { reject } from './dialect-guard.js';
 import { MysqlGuard } from './mysql.guard.js';
 import { PostgresGuard } from './postgres.guard.js';
 import { reasons } from './reasons.js';
-import type { GuardVerdict, SqlGuard } from './sql-guard.js';
+import type { GuardOptions, GuardVerdict, SqlGuard } from './sql-guard.js';
 import { SqliteGuard } from './sqlite.guard.js';
 
 /**

@@ -1,12 +1,12 @@
 import { loadModule, parseSync, scanSync } from 'libpg-query';
 import { walkAst } from './ast-walk.js';
 import { deniedRelation } from './denylist.js';
-import { accept, reject, type DialectGuard, type GuardOptions } from './dialect-guard.js';
+import { accept, reject, type DialectGuard } from './dialect-guard.js';
 import { normaliseAllowedFunctions } from './allowed-functions.js';
 import { expressionFieldRefusal, fieldSelectionRefusal, functionCallRefusal, tablesampleRefusal } from './postgres-functions.js';
 import type { Token } from './lexer.js';
 import { reasons } from './reasons.js';
-import type { GuardVerdict } from './sql-guard.js';
+import type { GuardOptions, GuardVerdict } from './sql-guard.js';
 import { statementText } from './token-rules.js';
 import { compilePolicy, type CompiledPolicy } from './table-policy.js';
 import { postgresPolicyViolation } from './table-policy-check.js';

@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
-import { accept, reject, type DialectGuard, type GuardOptions } from './dialect-guard.js';
+import { accept, reject, type DialectGuard } from './dialect-guard.js';
 import { normaliseAllowedFunctions } from './allowed-functions.js';
 import { lex } from './lexer.js';
 import { astViolation, parseErrorMessage, parseWith, type Parsed } from './node-sql-parser.js';
 import { reasons } from './reasons.js';
-import type { GuardVerdict } from './sql-guard.js';
+import type { GuardOptions, GuardVerdict } from './sql-guard.js';
 import { hasTopLevelLimitToken, tokenPhase } from './token-rules.js';
 import { compilePolicy, type CompiledPolicy } from './table-policy.js';
 import { tokenPolicyViolation } from './table-policy-check.js';

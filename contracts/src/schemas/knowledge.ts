@@ -1,6 +1,6 @@
 /** Request bodies of /api/connections/:id/knowledge: the API validates with them, the web app sends their input types. */
 import { z } from 'zod';
-import { KNOWLEDGE_FIELD_LIMITS as L, KNOWLEDGE_FORMAT, KNOWLEDGE_FORMAT_VERSION, LEARNING_CATEGORIES } from '../knowledge.js';
+import { KNOWLEDGE_FIELD_LIMITS as L, KNOWLEDGE_FORMAT, KNOWLEDGE_FORMAT_VERSION, LEARNING_CATEGORIES, type LearningCategory } from '../knowledge.js';
 
 // Control characters other than tab and newline have no place in text a person writes (and could hide text).
 // eslint-disable-next-line no-control-regex
@@ -116,6 +116,19 @@ export type LearningPatchInput = z.output<typeof learningPatchSchema>;
 
 export const importQuerySchema = z.object({ mode: z.enum(['merge', 'replace'], { error: 'must be merge or replace' }).default('merge') }).strict();
 
+/** The portable file: ids, dates and thread references stay behind; examples are verified again on import. */
+export interface KnowledgeFile {
+  format: typeof KNOWLEDGE_FORMAT;
+  version: typeof KNOWLEDGE_FORMAT_VERSION;
+  exported_at: string;
+  dialect: 'postgres' | 'mysql' | 'sqlite';
+  instructions: string;
+  glossary: GlossaryEntryRequest[];
+  tables: TableNoteRequest[];
+  examples: ExampleRequest[];
+  learnings: { category: LearningCategory; tables: string[]; failed_sql: string | null; working_sql: string; lesson: string; confidence: number }[];
+}
+
 /** The knowledge file (GET /export, POST /import): versioned, every field bounded as in the API. */
 export function knowledgeFileSchema(limits: { glossary: number; tables: number; examples: number; learnings: number }) {
   return z
@@ -136,3 +149,10 @@ export function knowledgeFileSchema(limits: { glossary: number; tables: number; 
     .strict();
 }
 export type KnowledgeFileInput = z.output<ReturnType<typeof knowledgeFileSchema>>;
+
+/** Names the web app used first, kept: each is the request type its zod schema accepts. */
+export type GlossaryEntryInput = GlossaryEntryRequest;
+export type TableNoteInput = TableNoteRequest;
+export type ExampleQueryInput = ExampleRequest;
+export type SaveAnswerAsExampleInput = SaveAnswerRequest;
+export type LearningPatch = LearningPatchRequest;

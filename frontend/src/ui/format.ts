@@ -25,3 +25,9 @@ export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** How a table is named in the schema browser and in notes: `schema.table`, or `table` without a schema. */
+export const qualifiedName = (t: { schema: string | null; table?: string; name?: string }) => {
+  const name = t.table ?? t.name ?? '';
+  return t.schema ? `${t.schema}.${name}` : name;
+};

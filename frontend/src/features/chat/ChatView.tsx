@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link } from '../../app/router';
 import { paths } from '../../app/routes';
 import { ApiError } from '../../lib/api-error';
+import { pendingMessage } from '../../lib/pending-message';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { plural } from '../../ui/format';
 import { ConnectionSelect } from '../connections/ConnectionSelect';
@@ -20,7 +21,6 @@ import { MessageList } from './MessageList';
 import { ReviewModeSelect } from './ReviewModeSelect';
 import { ReviewProposalCard } from './ReviewProposalCard';
 import { SqlRerunContext } from './ToolCallView';
-import { pendingMessage } from './pending-message';
 import { useThreadChat } from './use-thread-chat';
 import './chat.css';
 

@@ -1,7 +1,7 @@
 import { memo, type ComponentProps } from 'react';
 import ReactMarkdown, { type Components, type ExtraProps } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import { highlightSql } from '../results/highlight';
+import { highlightSql } from '../../lib/highlight-sql';
 import { safeLink, shortUrl } from './markdown-links';
 
 type HastNode = ExtraProps['node'];

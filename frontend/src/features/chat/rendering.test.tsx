@@ -43,7 +43,7 @@ describe('message list', () => {
     ];
     // Lazy parts (markdown, highlighting) are loaded first so both renders settle to the final DOM.
     await import('./Markdown');
-    await import('../results/highlight');
+    await import('../../lib/highlight-sql');
     const a = await render(<MessageList state={streamed} />);
     const b = await render(<MessageList state={chatReducer(emptyChat, { type: 'load', messages: reloaded })} />);
     for (const el of [a, b]) {

@@ -11,7 +11,6 @@ import {
   LIMITS,
   parseLines,
   parseTableList,
-  qualifiedName,
   readImportFile,
   sortLearnings,
   tableNoteFormFrom,
@@ -23,6 +22,7 @@ import {
   validateLearning,
   validateTableNote,
 } from './knowledge-model';
+import { qualifiedName } from '../../ui/format';
 import type { GlossaryEntry, KnowledgeImportResult, Learning, TableNote } from '@aigis/contracts';
 
 const entry: GlossaryEntry = {

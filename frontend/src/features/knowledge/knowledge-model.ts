@@ -160,12 +160,6 @@ export function sortLearnings(list: readonly Learning[]): Learning[] {
 
 // ── Table and column notes ─────────────────────────────────────────────────────────────────────────
 
-/** How a table is named in the schema browser and in notes: `schema.table`, or `table` without a schema. */
-export const qualifiedName = (t: { schema: string | null; table?: string; name?: string }) => {
-  const name = t.table ?? t.name ?? '';
-  return t.schema ? `${t.schema}.${name}` : name;
-};
-
 export interface TableNoteFormValues {
   description: string;
   /** One note a line. */

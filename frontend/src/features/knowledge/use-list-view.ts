@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { pageOf } from '../results/table-model';
+import { pageOf } from '../../ui/paging';
 import { filterItems, PAGE_SIZE } from './knowledge-model';
 
 /** A knowledge list as shown: filtered by the words typed, then a page at a time (the page clamped to the list). */

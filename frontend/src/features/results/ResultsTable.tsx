@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { formatCount, plural } from '../../ui/format';
-import { cellText, isNumericColumn, nextSort, pageOf, sortRows, toCsv, type Row, type SortState } from './table-model';
+import { pageOf } from '../../ui/paging';
+import { cellText, isNumericColumn, nextSort, sortRows, toCsv, type Row, type SortState } from './table-model';
 import './results.css';
 
 interface Props {

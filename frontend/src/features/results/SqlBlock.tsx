@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import './results.css';
 
 // highlight.js loads on first use; until then the SQL shows unhighlighted.
-let highlighter: Promise<typeof import('./highlight')> | null = null;
-const loadHighlighter = () => (highlighter ??= import('./highlight'));
+let highlighter: Promise<typeof import('../../lib/highlight-sql')> | null = null;
+const loadHighlighter = () => (highlighter ??= import('../../lib/highlight-sql'));
 
 /** The SQL that ran, highlighted, with a copy button. */
 export function SqlBlock({ sql, label = 'SQL' }: { sql: string; label?: string }) {

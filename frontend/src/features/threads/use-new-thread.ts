@@ -3,9 +3,9 @@ import { useCallback, useState } from 'react';
 import { navigate } from '../../app/router';
 import { paths } from '../../app/routes';
 import { ApiError } from '../../lib/api-error';
+import { pendingMessage } from '../../lib/pending-message';
 import { useConnections } from '../connections/connections-context';
 import { defaultModel, useModels } from '../models/models-context';
-import { pendingMessage } from '../chat/pending-message';
 import { useThreads } from './threads-context';
 
 /** The database a new thread starts with: the last one used, else the demo, else the first. */

@@ -28,7 +28,7 @@ describe('one provider down, a large schema', () => {
       LM_STUDIO_ENDPOINT: silent.url,
       DEEPSEEK_API_KEY: 'sk-x',
       DEEPSEEK_BASE_URL: deepseek.url,
-      MODEL_PROBE_TIMEOUT_MS: '2000',
+      MODEL_PROBE_TIMEOUT_MS: '8000',
       SQLITE_ROOT: sqliteRoot,
       // Chinook does not fit: the prompt gets a table list and the model reads tables on demand.
       SCHEMA_PROMPT_BUDGET: '400',
@@ -45,9 +45,14 @@ describe('one provider down, a large schema', () => {
   });
 
   it('lists models at once and answers on a working provider without waiting for the dead one', async () => {
+    // The silent provider's probe takes MODEL_PROBE_TIMEOUT_MS (8 s, counted from the app's start) to give up; listing and answering must not
+    // wait for it. Bounds are half that timeout (a loaded CI machine stays well inside them), and the probe is
+    // checked to be still pending once the answer is in, so "did not wait" does not rest on a clock alone.
+    const qwenNow = async () =>
+      ((await api.get('/api/models')).body as { name: string; available: boolean; reason?: string }[]).find((m) => m.name === 'qwen3-8b');
     let started = Date.now();
     const models = await api.get('/api/models');
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(Date.now() - started).toBeLessThan(4000);
     expect(models.body.find((m: { name: string }) => m.name === 'deepseek-chat').available).toBe(true);
 
     const threadId = (await api.post('/api/chat', { model: 'deepseek' })).body.thread_id;
@@ -55,16 +60,17 @@ describe('one provider down, a large schema', () => {
     started = Date.now();
     const answer = await streamMessage(app.url, api.token!, threadId, 'hi');
     expect(types(answer.events)).toEqual(['chunk', 'chunk', 'chunk', 'end']);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect((await qwenNow())?.reason ?? '').not.toMatch(/did not answer/);
 
     // The probe of the silent server gives up after MODEL_PROBE_TIMEOUT_MS; until then it is "checking".
     let qwen: { available: boolean; reason?: string } | undefined;
-    for (let i = 0; i < 40 && !qwen?.reason?.includes('did not answer'); i++) {
+    for (let i = 0; i < 150 && !qwen?.reason?.includes('did not answer'); i++) {
       await new Promise((r) => setTimeout(r, 100));
-      qwen = ((await api.get('/api/models')).body as { name: string; available: boolean; reason?: string }[]).find((m) => m.name === 'qwen3-8b');
+      qwen = await qwenNow();
     }
     expect(qwen!.available).toBe(false);
-    expect(qwen!.reason).toMatch(/did not answer within 2 s/);
+    expect(qwen!.reason).toMatch(/did not answer within 8 s/);
   });
 
   it('gives the model a table list and describe_table when the schema exceeds its budget', async () => {

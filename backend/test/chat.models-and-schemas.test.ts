@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { StreamEvent } from '@aigis/contracts';
+import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentService } from '../src/agent/agent.service.js';
+import { AigisState } from '../src/agent/state.js';
 import { ApiClient } from './support/api-client.js';
 import { sharedPath } from '@aigis/test-support/env';
 import { reply, startFakeOpenAI, startSilentServer, type FakeOpenAI } from '@aigis/test-support/fake-openai';
@@ -96,5 +99,52 @@ describe('one provider down, a large schema', () => {
     const first = deepseek.completions()[0];
     expect(first.toolNames).toEqual(expect.arrayContaining(['ask_database', 'ask_analyst', 'describe_table']));
     expect(first.system).toMatch(/describe_table/);
+  });
+  it('continues a thread whose checkpoint stored the schema mode as schema_mode (before it was named markdown_mode)', async () => {
+    // A connection whose schema this app has never read, and the compact schema markdown of the same database.
+    const file = path.join(sqliteRoot, 'old-thread.sqlite');
+    fs.copyFileSync(sharedPath('sqlite/chinook/Chinook_Sqlite.sqlite'), file);
+    const oldConnection = (await api.post('/api/connections', { name: 'Chinook (old thread)', dialect: 'sqlite', database: 'old-thread.sqlite' })).body.id;
+    const stored = (await api.get(`/api/connections/${connectionId}/schema`)).body;
+    expect(stored.markdown_mode).toBe('compact');
+    const me = (await api.get('/api/auth/me')).body;
+    const threadId = (await api.post('/api/chat', { model: 'deepseek' })).body.thread_id;
+
+    // The thread's settings written as the earlier code wrote them: its state had schema_mode, no markdown_mode.
+    const { markdown_mode: _renamed, ...earlierChannels } = AigisState.spec;
+    const saver = app.app.get(AgentService).graph.checkpointer;
+    if (!saver || typeof saver === 'boolean') throw new Error('the agent graph has no checkpointer');
+    const earlier = new StateGraph(Annotation.Root(earlierChannels)).addNode('assistant', () => ({})).addEdge(START, 'assistant').addEdge('assistant', END).compile({ checkpointer: saver });
+    await earlier.updateState(
+      { configurable: { thread_id: threadId } },
+      { db_schema: stored.markdown, schema_mode: 'compact', connection: { user_id: me.id, connection_id: oldConnection }, sql_result: null },
+      'assistant',
+    );
+    const checkpoint = (await saver.getTuple({ configurable: { thread_id: threadId } }))!.checkpoint;
+    expect(checkpoint.channel_values).toMatchObject({ schema_mode: 'compact', db_schema: stored.markdown });
+    expect(checkpoint.channel_values).not.toHaveProperty('markdown_mode');
+    expect((await api.get(`/api/chat/${threadId}/state`)).body.db_schema).toBe(stored.markdown);
+
+    // The database cannot be read now: the prompt falls back to the stored schema, and still knows it is abbreviated.
+    fs.renameSync(file, `${file}.away`);
+    deepseek.reset();
+    deepseek.enqueue(reply.text('The database is not reachable right now.'));
+    const offline = await streamMessage(app.url, api.token!, threadId, 'Which tables hold invoices?');
+    expect(types(offline.events).at(-1)).toBe('end');
+    let request = deepseek.completions()[0];
+    expect(request.system).toContain(stored.markdown);
+    expect(request.system).toMatch(/The schema below is abbreviated/);
+    expect(request.toolNames).toContain('describe_table');
+
+    // Readable again: each turn reads the schema for its question, as for any thread.
+    fs.renameSync(`${file}.away`, file);
+    deepseek.reset();
+    deepseek.enqueue(reply.text('Invoice and InvoiceLine.'));
+    const online = await streamMessage(app.url, api.token!, threadId, 'Which tables hold invoices?');
+    expect(types(online.events).at(-1)).toBe('end');
+    request = deepseek.completions()[0];
+    expect(request.system).toMatch(/The tables most relevant to this question are given in full/);
+    expect(request.toolNames).toContain('describe_table');
+    expect((await api.get(`/api/chat/${threadId}`)).body.messages.map((m: { content: string }) => m.content)).toContain('Invoice and InvoiceLine.');
   });
 });

@@ -36,8 +36,8 @@ describe('renderSchemaMarkdown', () => {
     const noSamples = render(full.markdown.length - 1);
     const columns = render(noSamples.markdown.length - 1);
     const compact = render(columns.markdown.length - 1);
-    expect([full.mode, noSamples.mode, columns.mode, compact.mode]).toEqual(['full', 'no_samples', 'columns', 'compact']);
-    expect(render(full.markdown.length).mode).toBe('full'); // exactly the budget still fits
+    expect([full.markdown_mode, noSamples.markdown_mode, columns.markdown_mode, compact.markdown_mode]).toEqual(['full', 'no_samples', 'columns', 'compact']);
+    expect(render(full.markdown.length).markdown_mode).toBe('full'); // exactly the budget still fits
     expect(full.markdown.length).toBeGreaterThan(noSamples.markdown.length);
     expect(noSamples.markdown.length).toBeGreaterThan(columns.markdown.length);
     expect(columns.markdown.length).toBeGreaterThan(compact.markdown.length);
@@ -68,8 +68,8 @@ describe('renderSchemaMarkdown', () => {
 
   it('compact mode lists what fits and says how many tables are left out', () => {
     const tables = syntheticTables(2000);
-    const { markdown, mode } = renderSchemaMarkdown(tables, { dialect: 'postgres', budgetChars: 2000 });
-    expect(mode).toBe('compact');
+    const { markdown, markdown_mode } = renderSchemaMarkdown(tables, { dialect: 'postgres', budgetChars: 2000 });
+    expect(markdown_mode).toBe('compact');
     expect(markdown.length).toBeLessThanOrEqual(2000);
     const listed = markdown.split('\n').filter((l) => l.startsWith('- table_')).length;
     expect(listed).toBeGreaterThan(10);

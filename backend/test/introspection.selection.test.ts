@@ -45,7 +45,7 @@ function detailedNames(index: RelevanceIndex, question: string): string[] {
 describe('tables a question names reach the prompt in full', () => {
   it('spider_de_all: the whole schema does not fit, so the prompt is selected per question', () => {
     expect(spider.tables).toHaveLength(845);
-    expect(renderSchemaMarkdown(spider.tables, { dialect: 'postgres', budgetChars: BUDGET }).mode).toBe('compact');
+    expect(renderSchemaMarkdown(spider.tables, { dialect: 'postgres', budgetChars: BUDGET }).markdown_mode).toBe('compact');
   });
 
   const spiderCases: [question: string, tables: string[]][] = [
@@ -58,7 +58,7 @@ describe('tables a question names reach the prompt in full', () => {
   ];
   it.each(spiderCases)('spider_de_all: %s', (question, tables) => {
     const result = schemaForQuestion(spider, question, { dialect: 'postgres', budgetChars: BUDGET });
-    expect(result.mode).toBe('selected');
+    expect(result.markdown_mode).toBe('selected');
     expect(result.markdown.length).toBeLessThanOrEqual(BUDGET);
     const detailed = result.detailed.map((t) => `${t.schema}.${t.name}`);
     for (const name of tables) {
@@ -100,6 +100,6 @@ describe('tables a question names reach the prompt in full', () => {
 
   it('a schema that fits is not narrowed', () => {
     const small = buildRelevanceIndex(spider.tables.filter((t) => t.schema === 'activity_1'));
-    expect(renderSchemaMarkdown(small.tables, { dialect: 'postgres', budgetChars: BUDGET }).mode).toBe('full');
+    expect(renderSchemaMarkdown(small.tables, { dialect: 'postgres', budgetChars: BUDGET }).markdown_mode).toBe('full');
   });
 });

@@ -112,8 +112,8 @@ describe('Chinook in every dialect', () => {
 
   it('the markdown for the prompt names the dialect and fits the full mode', async () => {
     const { tables } = await chinook.postgres.introspect(SAMPLES);
-    const { markdown, mode } = renderSchemaMarkdown(tables, { dialect: 'postgres', budgetChars: 24_000 });
-    expect(mode).toBe('full');
+    const { markdown, markdown_mode } = renderSchemaMarkdown(tables, { dialect: 'postgres', budgetChars: 24_000 });
+    expect(markdown_mode).toBe('full');
     expect(markdown).toMatch(/^# PostgreSQL database: 11 tables/);
     expect(markdown).toContain('## invoice_line (table, ~2240 rows)\n- invoice_line_id integer PK\n- invoice_id integer NOT NULL → invoice.invoice_id');
     expect(markdown).toContain('| 1 | For Those About To Rock We Salute You | 1 |');

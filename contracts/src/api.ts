@@ -205,15 +205,19 @@ export interface SchemaTable {
   sample_error?: string;
 }
 
+/**
+ * How a schema's markdown was rendered: 'full' when every table is detailed; 'no_samples' without sample rows;
+ * 'columns' with column names only; 'compact' when tables are only listed (details via describe_table). Prompts
+ * narrow a schema that is not 'full' or 'no_samples' to each question ('selected'). The one name of this detail,
+ * on the wire (`markdown_mode`) and inside the API alike.
+ */
+export type MarkdownMode = 'full' | 'no_samples' | 'columns' | 'compact' | 'selected';
+
 export interface SchemaResponse {
   dialect: Dialect;
   tables: SchemaTable[];
   markdown: string;
-  /**
-   * 'full' when every table is detailed in `markdown`; 'compact' when only listed (details via describe_table).
-   * Prompts narrow a schema that is not 'full' or 'no_samples' to each question ('selected').
-   */
-  markdown_mode: 'full' | 'no_samples' | 'columns' | 'compact' | 'selected';
+  markdown_mode: MarkdownMode;
   introspected_at: string;
   elapsed_ms: number;
   catalog_queries: number;
@@ -310,7 +314,7 @@ export interface ThreadConnectionResponse {
   thread_id: string;
   connection_id: string;
   tables: number;
-  markdown_mode: SchemaResponse['markdown_mode'];
+  markdown_mode: MarkdownMode;
 }
 
 export interface ThreadState {

@@ -42,7 +42,7 @@ export interface TurnHooks {
 }
 
 /** The thread settings the chat writes into the agent's state. */
-export type ThreadSettings = Pick<AigisStateUpdate, 'model_name' | 'db_schema' | 'schema_mode' | 'connection' | 'sql_result'>;
+export type ThreadSettings = Pick<AigisStateUpdate, 'model_name' | 'db_schema' | 'markdown_mode' | 'connection' | 'sql_result'>;
 
 /**
  * What the chat module uses of the agent: run a turn (a question, a `SQL:` message through the ask_database tool,

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { BaseMessage } from '@langchain/core/messages';
-import type { Dialect } from '@aigis/contracts';
+import type { Dialect, SchemaResponse } from '@aigis/contracts';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { ConnectionsService } from '../connections/connections.service.js';
@@ -100,6 +100,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       messages: [],
       model_name: null,
       db_schema: null,
+      markdown_mode: null,
       schema_mode: null,
       connection: null,
       sql_result: null,
@@ -136,7 +137,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** The connection's schema for this question; null (the stored one is used) when it cannot be read now. */
-  private async schemaFor(state: AigisStateType, question: string, signal?: AbortSignal): Promise<{ markdown: string; mode: string } | null> {
+  private async schemaFor(state: AigisStateType, question: string, signal?: AbortSignal): Promise<Pick<SchemaResponse, 'markdown' | 'markdown_mode'> | null> {
     if (!state.connection) return null;
     try {
       return await this.schemas.promptSchema(state.connection.user_id, state.connection.connection_id, question, { signal });

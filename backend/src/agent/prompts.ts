@@ -1,4 +1,4 @@
-import type { Dialect } from '@aigis/contracts';
+import type { Dialect, MarkdownMode } from '@aigis/contracts';
 import type { DbErrorClass } from '../connections/dialects/dialect-adapter.js';
 import { CHART_SAMPLE_EXCERPT, excerptValue } from './result-excerpt.js';
 import type { SqlResultState } from './stored-results.js';
@@ -11,7 +11,7 @@ export function dialectName(dialect: Dialect): string {
 
 export interface AssistantPromptInput {
   dbSchema: string | null;
-  schemaMode: string | null;
+  markdownMode: MarkdownMode | null;
   dialect: Dialect | null;
   sqlResult: SqlResultState | null;
   toolsAvailable: boolean;
@@ -19,7 +19,7 @@ export interface AssistantPromptInput {
   knowledge?: string | null;
 }
 
-export function assistantPrompt({ dbSchema, schemaMode, dialect, sqlResult, toolsAvailable, knowledge }: AssistantPromptInput): string {
+export function assistantPrompt({ dbSchema, markdownMode, dialect, sqlResult, toolsAvailable, knowledge }: AssistantPromptInput): string {
   const parts = [
     'You are Aigis, a data analyst who answers questions about the user\'s own database.',
     'Be precise and data-driven: never invent numbers; every figure you state must come from a query result you saw.',
@@ -30,7 +30,7 @@ export function assistantPrompt({ dbSchema, schemaMode, dialect, sqlResult, tool
         'Tools:',
         '- ask_database(question): writes and runs ONE read-only SQL query for a self-contained question in plain language (include every filter, grouping and time range; do not pass SQL). It returns the SQL that ran and the rows.',
         '- ask_analyst(request): draws a chart of the LAST query result. Call it when the user asks for a chart, a plot, a trend or a comparison that reads better visually — always after ask_database has produced the data to chart.',
-        schemaMode && schemaMode !== 'full'
+        markdownMode && markdownMode !== 'full'
           ? '- describe_table(table): columns with types, keys and sample rows of one table. The schema below is abbreviated; describe the tables you need before asking the database.'
           : '',
         'When a tool reports an error, explain it in plain words and, if you can, try a different approach.',
@@ -64,13 +64,13 @@ export interface SqlWriterKnowledge {
   examples: string | null;
 }
 
-export function sqlWriterPrompt(dialect: Dialect, dbSchema: string, schemaMode: string | null, knowledge?: SqlWriterKnowledge): string {
+export function sqlWriterPrompt(dialect: Dialect, dbSchema: string, markdownMode: MarkdownMode | null, knowledge?: SqlWriterKnowledge): string {
   return [
     `You write exactly one read-only ${dialectName(dialect)} SQL query (SELECT or WITH … SELECT) that answers the question.`,
     'Rules: use only tables and columns from the schema; quote identifiers that need quoting for this dialect; never write INSERT, UPDATE, DELETE, DDL or more than one statement; prefer explicit column lists and clear aliases; add ORDER BY when order matters; aggregate in SQL rather than returning raw rows when the question asks for totals, averages or trends.',
-    schemaMode === 'compact' ? 'The schema lists only table names; infer columns from names carefully, and prefer simple queries.' : '',
-    schemaMode === 'columns' ? 'The schema lists tables and column names without types; prefer simple expressions.' : '',
-    schemaMode === 'selected' ? 'The schema gives the tables most relevant to the question in full and only names the others; use the detailed ones, and guess nothing about columns of the others.' : '',
+    markdownMode === 'compact' ? 'The schema lists only table names; infer columns from names carefully, and prefer simple queries.' : '',
+    markdownMode === 'columns' ? 'The schema lists tables and column names without types; prefer simple expressions.' : '',
+    markdownMode === 'selected' ? 'The schema gives the tables most relevant to the question in full and only names the others; use the detailed ones, and guess nothing about columns of the others.' : '',
     'Reply with the SQL only, in one ```sql code block, and nothing else.',
     `Schema:\n\n${dbSchema}`,
     knowledge?.notes ?? '',

@@ -1,5 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
-import type { ReviewProposal } from '@aigis/contracts';
+import type { MarkdownMode, ReviewProposal } from '@aigis/contracts';
 import { Annotation, type Messages, messagesStateReducer } from '@langchain/langgraph';
 import { boundTurnStore, DEFAULT_TURN_STORE_MAX_BYTES, type SqlResultState, withoutRows } from './stored-results.js';
 
@@ -27,8 +27,14 @@ export function createAigisState(turnStoreMaxBytes = DEFAULT_TURN_STORE_MAX_BYTE
     model_name: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
     /** Compact markdown of the connected schema (tables, columns, keys, sample rows), within its budget. */
     db_schema: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
-    /** How db_schema was rendered: 'compact' means tables are only listed and describe_table gives details. */
-    schema_mode: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
+    /** How db_schema was rendered (the schema's markdown_mode): 'compact' means tables are only listed and describe_table gives details. */
+    markdown_mode: Annotation<MarkdownMode | null>({ reducer: (_, next) => next, default: () => null }),
+    /**
+     * markdown_mode under the name threads stored it by before (checkpoints written until it was renamed). Never
+     * written; read through storedMarkdownMode() so such a thread keeps its schema's mode. It stays declared because
+     * LangGraph restores only the channels the state declares.
+     */
+    schema_mode: Annotation<MarkdownMode | null>({ reducer: (_, next) => next, default: () => null }),
     /** Which connection the tools query. */
     connection: Annotation<ThreadConnection | null>({ reducer: (_, next) => next, default: () => null }),
     /** The last query result, the data ask_analyst charts (stored without its rows). */
@@ -42,3 +48,8 @@ export const AigisState = createAigisState();
 
 export type AigisStateType = typeof AigisState.State;
 export type AigisStateUpdate = typeof AigisState.Update;
+
+/** How the thread's stored schema (db_schema) was rendered, also when its checkpoint predates the name markdown_mode. */
+export function storedMarkdownMode(state: Pick<AigisStateType, 'markdown_mode' | 'schema_mode'>): MarkdownMode | null {
+  return state.markdown_mode ?? state.schema_mode;
+}

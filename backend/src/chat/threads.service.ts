@@ -133,7 +133,7 @@ export class ThreadsService {
     const schema = await this.schemas.get(userId, connectionId);
     await this.agent.saveSettings(threadId, {
       db_schema: schema.markdown,
-      schema_mode: schema.markdown_mode,
+      markdown_mode: schema.markdown_mode,
       connection: { user_id: userId, connection_id: connectionId },
       sql_result: null,
     });

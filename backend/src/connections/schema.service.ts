@@ -10,7 +10,6 @@ import { renderSchemaMarkdown } from './introspection/schema-markdown.js';
 import { visibleTables } from './introspection/table-visibility.js';
 import { schemaForQuestion } from './introspection/schema-selection.js';
 import { buildRelevanceIndex, type RelevanceIndex } from './introspection/table-relevance.js';
-import type { SchemaMarkdownMode } from './introspection/schema-markdown.js';
 import { compilePolicy, tableVisible } from '../sql-guard/table-policy.js';
 
 /** What one introspection needs; it runs for the first caller and every concurrent caller shares it. */
@@ -65,13 +64,13 @@ export class SchemaService {
     connectionId: string,
     question: string,
     options: { signal?: AbortSignal; hintTables?: readonly string[] } = {},
-  ): Promise<{ markdown: string; mode: SchemaMarkdownMode }> {
+  ): Promise<Pick<SchemaResponse, 'markdown' | 'markdown_mode'>> {
     const schema = await this.get(userId, connectionId, { signal: options.signal });
-    if (schema.markdown_mode === 'full' || schema.markdown_mode === 'no_samples') return { markdown: schema.markdown, mode: schema.markdown_mode };
+    if (schema.markdown_mode === 'full' || schema.markdown_mode === 'no_samples') return { markdown: schema.markdown, markdown_mode: schema.markdown_mode };
     let index = this.indexes.get(schema);
     if (!index) this.indexes.set(schema, (index = buildRelevanceIndex(schema.tables)));
-    const { markdown, mode } = schemaForQuestion(index, question, { dialect: schema.dialect, budgetChars: this.config.SCHEMA_PROMPT_BUDGET, hintTables: options.hintTables });
-    return { markdown, mode };
+    const { markdown, markdown_mode } = schemaForQuestion(index, question, { dialect: schema.dialect, budgetChars: this.config.SCHEMA_PROMPT_BUDGET, hintTables: options.hintTables });
+    return { markdown, markdown_mode };
   }
 
   private async introspect({ userId, adapter, target, signal }: Introspection): Promise<SchemaResponse> {
@@ -89,12 +88,12 @@ export class SchemaService {
         ...(policy ? { includeTable: (schema: string | null, name: string) => tableVisible(policy, schema ?? undefined, name) } : {}),
       });
       const tables = visibleTables(result.tables, policy);
-      const { markdown, mode } = renderSchemaMarkdown(tables, { dialect: target.dialect, budgetChars: this.config.SCHEMA_PROMPT_BUDGET });
+      const { markdown, markdown_mode } = renderSchemaMarkdown(tables, { dialect: target.dialect, budgetChars: this.config.SCHEMA_PROMPT_BUDGET });
       return {
         dialect: target.dialect,
         tables,
         markdown,
-        markdown_mode: mode,
+        markdown_mode,
         introspected_at: new Date().toISOString(),
         elapsed_ms: Math.round(performance.now() - started),
         catalog_queries: result.catalogQueries,

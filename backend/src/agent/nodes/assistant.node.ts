@@ -2,13 +2,13 @@ import { AIMessage, type AIMessageChunk, SystemMessage } from '@langchain/core/m
 import type { ToolCall } from '@langchain/core/messages/tool';
 import { tool as defineTool } from '@langchain/core/tools';
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import type { Dialect } from '@aigis/contracts';
+import type { Dialect, SchemaResponse } from '@aigis/contracts';
 import { AppError } from '../../common/app-error.js';
 import { turnBudgetOf } from '../../limits/turn-budget.js';
 import { historyBudget, selectContext } from '../context-window.js';
 import type { ModelResolver } from '../model-resolver.js';
 import { assistantPrompt } from '../prompts.js';
-import type { AigisStateType, AigisStateUpdate } from '../state.js';
+import { type AigisStateType, type AigisStateUpdate, storedMarkdownMode } from '../state.js';
 import { countTextTokens } from '../token-count.js';
 import { type AgentTool, messageText } from '../tools/agent-tool.js';
 
@@ -25,7 +25,7 @@ export interface AssistantDeps {
    * The connection's schema as the prompt gives it for this question (its policy applied now; a large schema
    * narrowed to the relevant tables); null falls back to the schema stored when the connection was chosen.
    */
-  schemaFor(state: AigisStateType, question: string, signal?: AbortSignal): Promise<{ markdown: string; mode: string } | null>;
+  schemaFor(state: AigisStateType, question: string, signal?: AbortSignal): Promise<Pick<SchemaResponse, 'markdown' | 'markdown_mode'> | null>;
   /** The connection owner's notes (knowledge) as one delimited block; null when none or no connection. */
   knowledgeFor(state: AigisStateType): Promise<string | null>;
   noModelMessage(): string;
@@ -39,13 +39,13 @@ export function assistantNode(deps: AssistantDeps) {
     const model = deps.models.chatModel(state.model_name, { signal: config.signal });
     const toolsAvailable = deps.models.supportsTools(state.model_name);
     const schema = await deps.schemaFor(state, lastQuestion(state), config.signal);
-    const schemaMode = schema?.mode ?? state.schema_mode;
+    const markdownMode = schema ? schema.markdown_mode : storedMarkdownMode(state);
     // describe_table is offered whenever the prompt carries less than the full schema.
-    const abbreviated = schemaMode !== null && schemaMode !== 'full';
+    const abbreviated = markdownMode !== null && markdownMode !== 'full';
     const tools = abbreviated ? definitions : definitions.filter((d) => d.name !== 'describe_table');
     const prompt = assistantPrompt({
       dbSchema: schema?.markdown ?? state.db_schema,
-      schemaMode,
+      markdownMode,
       dialect: await deps.dialectOf(state),
       sqlResult: state.sql_result,
       toolsAvailable,

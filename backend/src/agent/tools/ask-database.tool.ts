@@ -66,7 +66,7 @@ export function askDatabaseTool(deps: AskDatabaseDeps): AskDatabaseTool {
         throw error;
       }
       const model = deps.models.chatModel(state.model_name!, { signal: context.signal });
-      const transcript: BaseMessage[] = [new SystemMessage(sqlWriterPrompt(dialect, prompt.markdown, prompt.mode, knowledge)), new HumanMessage(question)];
+      const transcript: BaseMessage[] = [new SystemMessage(sqlWriterPrompt(dialect, prompt.markdown, prompt.markdown_mode, knowledge)), new HumanMessage(question)];
       let last: { code: ToolErrorCode; message: string; sql?: string } = { code: 'QUERY_FAILED', message: 'no query was written' };
 
       for (let attempt = 0; attempt <= MAX_SQL_CORRECTIONS; attempt++) {

@@ -1,7 +1,5 @@
-import type { Dialect, SchemaTable } from '@aigis/contracts';
+import type { Dialect, MarkdownMode, SchemaTable } from '@aigis/contracts';
 import { displayIdent, displayQualified } from '../dialects/quote-ident.js';
-
-export type SchemaMarkdownMode = 'full' | 'no_samples' | 'columns' | 'compact' | 'selected';
 
 export interface RenderOptions {
   dialect: Dialect;
@@ -22,19 +20,19 @@ const MIN_TABLE_BLOCK = 40;
  * up to 3 sample rows per table) → 'no_samples' → 'columns' (names only) → 'compact' (a table list, cut with
  * "… and N more tables" if even that is too long; details then come from the describe_table tool).
  */
-export function renderSchemaMarkdown(tables: SchemaTable[], options: RenderOptions): { markdown: string; mode: SchemaMarkdownMode } {
+export function renderSchemaMarkdown(tables: SchemaTable[], options: RenderOptions): { markdown: string; markdown_mode: MarkdownMode } {
   const naming = namingFor(options.dialect, tables);
   const header = headerLine(options.dialect, tables);
-  const candidates: [SchemaMarkdownMode, () => string][] = [
+  const candidates: [MarkdownMode, () => string][] = [
     ['full', () => renderDetailed(tables, naming, true)],
     ['no_samples', () => renderDetailed(tables, naming, false)],
     ['columns', () => renderColumnNames(tables, naming)],
   ];
-  for (const [mode, render] of candidates) {
+  for (const [markdown_mode, render] of candidates) {
     const markdown = `${header}\n\n${render()}`;
-    if (markdown.length <= options.budgetChars) return { markdown, mode };
+    if (markdown.length <= options.budgetChars) return { markdown, markdown_mode };
   }
-  return { markdown: renderCompact(tables, naming, header, options.budgetChars), mode: 'compact' };
+  return { markdown: renderCompact(tables, naming, header, options.budgetChars), markdown_mode: 'compact' };
 }
 
 /**
@@ -46,7 +44,7 @@ export function renderSelectedSchema(
   tables: SchemaTable[],
   chosen: SchemaTable[],
   options: RenderOptions & { detailShare: number },
-): { markdown: string; mode: 'selected'; detailed: SchemaTable[] } {
+): { markdown: string; markdown_mode: 'selected'; detailed: SchemaTable[] } {
   const naming = namingFor(options.dialect, tables);
   let out =
     `${headerLine(options.dialect, tables)}\n` +
@@ -66,7 +64,7 @@ export function renderSelectedSchema(
   const shown = new Set(detailed);
   const rest = tables.filter((t) => !shown.has(t));
   if (rest.length > 0) out = listWithin(`${out}\n\nOther tables (call describe_table for their columns):\n`, rest, naming, options.budgetChars);
-  return { markdown: out.trimEnd(), mode: 'selected', detailed };
+  return { markdown: out.trimEnd(), markdown_mode: 'selected', detailed };
 }
 
 /** Everything about one table (for the describe_table tool): columns with defaults and comments, keys, samples. */

@@ -1,5 +1,5 @@
-import type { Dialect, SchemaTable } from '@aigis/contracts';
-import { renderSelectedSchema, type SchemaMarkdownMode } from './schema-markdown.js';
+import type { Dialect, MarkdownMode, SchemaTable } from '@aigis/contracts';
+import { renderSelectedSchema } from './schema-markdown.js';
 import { rankTables, type RelevanceIndex } from './table-relevance.js';
 
 /** Share of the prompt budget for the tables given in full; the rest lists the other tables by name. */
@@ -22,7 +22,7 @@ export function schemaForQuestion(
   index: RelevanceIndex,
   question: string,
   options: QuestionSchemaOptions,
-): { markdown: string; mode: SchemaMarkdownMode; detailed: SchemaTable[] } {
+): { markdown: string; markdown_mode: MarkdownMode; detailed: SchemaTable[] } {
   const ranked = rankTables(index, question, { tables: options.hintTables });
   const named = ranked.filter((r) => r.named).map((r) => r.table);
   const byKey = new Map(index.tables.map((t) => [`${t.schema ?? ''}\u0000${t.name}`, t]));

@@ -7,6 +7,7 @@ import { ConnectionsService } from '../connections/connections.service.js';
 import { SchemaService } from '../connections/schema.service.js';
 import { TURN_BUDGET_KEY, type TurnBudget } from '../limits/turn-budget.js';
 import { KnowledgeContext } from '../knowledge/knowledge-context.service.js';
+import { LearningsService } from '../knowledge/learnings.service.js';
 import { ModelRegistry } from '../llm/model-registry.js';
 import { ReadOnlyExecutor } from '../query/read-only-executor.js';
 import { ThreadsRepository } from '../storage/repositories/threads.repository.js';
@@ -18,6 +19,7 @@ import { ReviewService } from './review/review.service.js';
 import { askAnalystTool } from './tools/ask-analyst.tool.js';
 import { askDatabaseTool } from './tools/ask-database.tool.js';
 import { describeTableTool } from './tools/describe-table.tool.js';
+import { saveLearningTool } from './tools/save-learning.tool.js';
 
 /** Tool rounds per message before the run is stopped (a model stuck calling tools). */
 export const RECURSION_LIMIT = 24;
@@ -36,6 +38,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     private readonly connections: ConnectionsService,
     private readonly review: ReviewService,
     private readonly knowledge: KnowledgeContext,
+    private readonly learnings: LearningsService,
     private readonly threads: ThreadsRepository,
   ) {}
 
@@ -59,6 +62,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       askDatabase,
       askAnalystTool({ models }),
       describeTableTool({ schemas: this.schemas }),
+      saveLearningTool({ record: (userId, connectionId, threadId, input) => this.learnings.record(userId, connectionId, threadId, input) }),
     ];
     this.compiled = buildAgentGraph(
       {

@@ -80,7 +80,8 @@ export function askDatabaseTool(deps: AskDatabaseDeps): AskDatabaseTool {
           continue;
         }
         try {
-          return await reviewThenRun(deps, { userId, connectionId, sql, direct: false, modelName: state.model_name }, context);
+          const outcome = await reviewThenRun(deps, { userId, connectionId, sql, direct: false, modelName: state.model_name }, context);
+          return attempt > 0 && !outcome.pause && last.sql ? withCorrection(outcome, attempt, last) : outcome;
         } catch (error) {
           if (context.signal?.aborted) throw error;
           if (!isAppError(error)) throw error;
@@ -120,6 +121,21 @@ async function reviewThenRun(
   const pause = await deps.review.assess({ userId, connectionId, threadId: context.threadId, sql, toolCallId: context.toolCallId, toolName: 'ask_database', direct: query.direct, modelName, signal: context.signal });
   if (pause) return { content: '', result: { type: 'text', text: '' }, pause };
   return success(sql, await deps.executor.run({ userId, connectionId, sql, threadId: context.threadId, modelName, signal: context.signal }));
+}
+
+/**
+ * A query that worked only after corrections says so, with the last failed SQL and its error (bounded): what the
+ * assistant needs to record a learning (save_learning) about this database.
+ */
+function withCorrection(outcome: ToolOutcome, failures: number, failed: { message: string; sql?: string }): ToolOutcome {
+  const half = TOOL_RESULT_EXCERPT.totalChars / 4;
+  const note = [
+    `This query worked after ${failures} failed attempt(s). The last one that failed:`,
+    excerptValue(failed.sql ?? '', half),
+    `Error: ${excerptValue(failed.message, half)}`,
+    'If that mistake teaches something reusable about this database, record it with save_learning (failed_sql: the failed query, working_sql: the query that ran, copied exactly).',
+  ].join('\n');
+  return { ...outcome, content: `${outcome.content}\n\n${note}` };
 }
 
 function errorClassOf(error: AppError): keyof typeof ERROR_GUIDANCE {

@@ -31,6 +31,7 @@ describe('message view', () => {
   it('labels live tool activity', () => {
     expect(activityLabel('ask_database', {})).toBe('Querying the database…');
     expect(activityLabel('ask_analyst', {})).toBe('Drawing a chart…');
+    expect(activityLabel('save_learning', {})).toBe('Saving what it learned…');
     expect(activityLabel('describe_table', { table: 'orders' })).toBe('Reading the table orders…');
   });
 });

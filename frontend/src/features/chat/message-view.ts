@@ -78,6 +78,8 @@ export function activityLabel(name: string, args: Record<string, unknown>): stri
       return 'Drawing a chart…';
     case 'describe_table':
       return typeof args.table === 'string' ? `Reading the table ${args.table}…` : 'Reading the schema…';
+    case 'save_learning':
+      return 'Saving what it learned…';
     default:
       return `Running ${name}…`;
   }

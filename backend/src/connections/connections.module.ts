@@ -9,6 +9,7 @@ import { SchemaService } from './schema.service.js';
 import { HostResolver } from './reach/host-resolver.js';
 import { storageServerOf, TargetPolicy } from './reach/target-policy.js';
 import { SqliteAccess } from './sqlite-access.service.js';
+import { ViewPolicy } from './view-policy.service.js';
 
 @Module({
   controllers: [ConnectionsController],
@@ -35,8 +36,9 @@ import { SqliteAccess } from './sqlite-access.service.js';
     SchemaService,
     DemoConnectionService,
     SqliteAccess,
+    ViewPolicy,
   ],
-  exports: [TargetPolicy, HostResolver, ConnectionsService, SchemaService, DemoConnectionService, SqliteAccess],
+  exports: [TargetPolicy, HostResolver, ConnectionsService, SchemaService, DemoConnectionService, SqliteAccess, ViewPolicy],
 })
 export class ConnectionsModule implements OnApplicationShutdown {
   constructor(@Inject(AdapterCache) private readonly adapters: AdapterCache) {}

@@ -5,6 +5,7 @@ import { UserLimits } from '../limits/user-limits.service.js';
 import type { ConnectionsService } from './connections.service.js';
 import type { ConnectionTarget, DialectAdapter, IntrospectionResult } from './dialects/dialect-adapter.js';
 import { SchemaService } from './schema.service.js';
+import { ViewPolicy } from './view-policy.service.js';
 
 const TABLE: SchemaTable = { schema: 'public', name: 'orders', kind: 'table', comment: null, columns: [], foreign_keys: [], row_estimate: 3, sample_rows: [] };
 
@@ -32,7 +33,7 @@ function service(env: Record<string, string> = {}) {
   const config = loadConfig({ POOL_CACHE_MAX: '2', ...env });
   const fake = fakeConnections();
   const limits = new UserLimits(config);
-  return { ...fake, limits, schemas: new SchemaService(config, fake.connections, limits) };
+  return { ...fake, limits, schemas: new SchemaService(config, fake.connections, limits, new ViewPolicy(config, fake.connections)) };
 }
 
 /** Lets pending promise callbacks run (the fake adapter is created after an await). */

@@ -11,6 +11,7 @@ import { visibleTables } from './introspection/table-visibility.js';
 import { schemaForQuestion } from './introspection/schema-selection.js';
 import { buildRelevanceIndex, type RelevanceIndex } from './introspection/table-relevance.js';
 import { compilePolicy, tableVisible } from '../sql-guard/table-policy.js';
+import { ViewPolicy } from './view-policy.service.js';
 
 /** What one introspection needs; it runs for the first caller and every concurrent caller shares it. */
 interface Introspection {
@@ -36,6 +37,7 @@ export class SchemaService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly connections: ConnectionsService,
     private readonly limits: UserLimits,
+    private readonly views: ViewPolicy,
   ) {
     this.cache = new LRUCache<string, SchemaResponse, Introspection>({
       max: config.POOL_CACHE_MAX,
@@ -78,8 +80,10 @@ export class SchemaService {
     // An introspection (catalog and sample-row queries) counts as one of the user's queries.
     const release = this.limits.query(userId);
     try {
-      // Excluded tables (and those outside an allowlist) are never sampled, listed, described or given to a model.
-      const policy = compilePolicy(target.dialect, target.tablePolicy, target.dialect === 'mysql' ? target.database : undefined);
+      // Excluded tables (and those outside an allowlist), and views that read excluded tables, are never sampled,
+      // listed, described or given to a model.
+      const tablePolicy = await this.views.effective(adapter, target, signal);
+      const policy = compilePolicy(target.dialect, tablePolicy, target.dialect === 'mysql' ? target.database : undefined);
       const result = await adapter.introspect({
         sampleRows: 3,
         sampleConcurrency: this.config.SCHEMA_SAMPLE_CONCURRENCY,

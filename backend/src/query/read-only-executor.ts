@@ -6,7 +6,8 @@ import { Clock } from '../common/clock.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { ConnectionsService } from '../connections/connections.service.js';
-import type { ConnectionTarget } from '../connections/dialects/dialect-adapter.js';
+import type { ConnectionTarget, DialectAdapter } from '../connections/dialects/dialect-adapter.js';
+import { ViewPolicy } from '../connections/view-policy.service.js';
 import { UserLimits } from '../limits/user-limits.service.js';
 import type { GuardOptions, SqlGuard } from '../sql-guard/sql-guard.js';
 import { QueryAuditRepository } from '../storage/repositories/query-audit.repository.js';
@@ -58,6 +59,7 @@ export class ReadOnlyExecutor {
     private readonly audit: QueryAuditRepository,
     private readonly clock: Clock,
     private readonly limits: UserLimits,
+    private readonly views: ViewPolicy,
   ) {}
 
   async run(query: ReadOnlyQuery): Promise<QueryResponse> {
@@ -76,7 +78,7 @@ export class ReadOnlyExecutor {
     const limits = this.connections.executionLimits(target);
     const limit = Math.min(query.limit ?? limits.rowLimit, limits.maxRows);
     try {
-      const verdict = await this.guard.check(target.dialect, query.sql, guardOptions(target));
+      const verdict = await this.guard.check(target.dialect, query.sql, await this.guardOptionsFor(adapter, target, query.signal));
       if (!verdict.ok) throw new AppError('SQL_REJECTED', `SQL rejected: ${verdict.reason}`, { reason: verdict.reason });
       const result = await adapter.executeReadOnly(verdict.sql, {
         maxRows: limit,
@@ -124,7 +126,7 @@ export class ReadOnlyExecutor {
 
   private async explainWithinLimit(query: ReadOnlyQuery): Promise<{ dialect: Dialect; estimate: QueryEstimate }> {
     const { adapter, target } = await this.connections.adapterFor(query.userId, query.connectionId);
-    const sql = await this.check(query, target);
+    const sql = await this.check(query, { adapter, target });
     const started = performance.now();
     try {
       const estimate = await adapter.explain(sql, { timeoutMs: this.connections.executionLimits(target).timeoutMs, signal: query.signal });
@@ -142,13 +144,18 @@ export class ReadOnlyExecutor {
   }
 
   /** The guard alone (an edited query before it is accepted for running): the accepted SQL, or SQL_REJECTED, audited. */
-  async check(query: ReadOnlyQuery, target?: GuardTarget): Promise<string> {
-    const connection = target ?? (await this.connections.target(query.userId, query.connectionId));
-    const verdict = await this.guard.check(connection.dialect, query.sql, guardOptions(connection));
+  async check(query: ReadOnlyQuery, connection?: { adapter: DialectAdapter; target: ConnectionTarget }): Promise<string> {
+    const { adapter, target } = connection ?? (await this.connections.adapterFor(query.userId, query.connectionId));
+    const verdict = await this.guard.check(target.dialect, query.sql, await this.guardOptionsFor(adapter, target, query.signal));
     if (verdict.ok) return verdict.sql;
     const error = new AppError('SQL_REJECTED', `SQL rejected: ${verdict.reason}`, { reason: verdict.reason });
     await this.record(query, 'rejected', { elapsed: 0, code: error.code, message: error.message });
     throw error;
+  }
+
+  /** The guard's options with the table policy as it applies: views that read an excluded table are excluded too. */
+  private async guardOptionsFor(adapter: DialectAdapter, target: ConnectionTarget, signal?: AbortSignal): Promise<GuardOptions> {
+    return guardOptions({ ...target, tablePolicy: await this.views.effective(adapter, target, signal) });
   }
 
   /** The audit must never turn a good answer into an error: a failed write is logged instead. */

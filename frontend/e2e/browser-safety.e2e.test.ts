@@ -1,9 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from './support/app-server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AppServer } from './support/app-server';
 import { startAttackerServer, type AttackerServer } from './support/attacker-server';
 import { CHART_WRITER_MARK, firstResultRow, reply, SQL_WRITER_MARK, startFakeOpenAI, type FakeOpenAI, type FakeRequest } from './support/backend-support';
-import { DESKTOP, launchBrowser, openDesktopPage, reportFailure, screenshot } from './support/browser';
+import { DESKTOP, screenshot } from './support/browser';
+import { appInBrowser, registerInBrowser } from './support/session';
 
 // Issue 8, "Why" 1: a model steered by text in the user's database answers with markdown images,
 // Vega-Lite data URLs nested in layer/hconcat/vconcat/concat/facet views, a lookup into a URL, an
@@ -130,36 +131,18 @@ describe('the browser loads nothing a steered model points it to (Chromium, buil
   let watched: { violations: Violation[]; consoleErrors: string[] };
   let threadId = '';
   let attackCount = 0;
+  const session = appInBrowser(() => Promise.all([fake?.close(), attacker?.close()]));
 
   beforeAll(async () => {
     attacker = await startAttackerServer();
     attackCount = Object.keys(attackSpecs(attacker.url)).length;
-    await Promise.all([
-      startFakeOpenAI({ models: ['qwen/qwen3-8b'], responder: steeredModel(attacker.url) }).then((f) => (fake = f)),
-      launchBrowser().then((b) => (browser = b)),
-    ]);
-    app = await startAppServer({ LM_STUDIO_ENDPOINT: fake.url, SSE_PING_MS: '1000' });
-    await fake.waitFor(() => fake.requests.some((r) => r.path === '/v1/models' && r.finishedAt !== undefined), 10_000);
-    ({ context, page, pageErrors } = await openDesktopPage(browser, app.url));
+    fake = await startFakeOpenAI({ models: ['qwen/qwen3-8b'], responder: steeredModel(attacker.url) });
+    ({ app, browser, context, page, pageErrors } = await session.open({ LM_STUDIO_ENDPOINT: fake.url, SSE_PING_MS: '1000' }, fake));
     watched = await watchContext(context);
   });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await reportFailure(page, ctx.task.name, app?.output());
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await app?.stop();
-    await Promise.all([fake?.close(), attacker?.close()]);
-  });
-
   it("renders the steered answer: markdown images as links, every chart from the injected rows, and the attacker gets no request", async () => {
-    await page.goto('/register');
-    await page.getByTestId('auth-email').fill(`safety-${Date.now().toString(36)}@example.com`);
-    await page.getByTestId('auth-password').fill('correct horse battery staple');
-    await page.getByTestId('auth-submit').click();
+    await registerInBrowser(page, 'safety');
     await page.getByTestId('new-thread').click();
     await page.waitForURL(/\/threads\/[^/]+$/);
     threadId = new URL(page.url()).pathname.split('/').pop()!;

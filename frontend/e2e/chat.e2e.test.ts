@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from './support/app-server';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AppServer } from './support/app-server';
 import {
   analystResponder,
   CHART_WRITER_MARK,
@@ -9,12 +9,12 @@ import {
   reply,
   SQL_WRITER_MARK,
   startFakeOpenAI,
-  TEST_PG_URL,
   type FakeOpenAI,
   type FakeRequest,
   type PgDatabase,
 } from './support/backend-support';
-import { DESKTOP, horizontalOverflow, launchBrowser, openDesktopPage, PHONE, reportFailure, screenshot, widestElement } from './support/browser';
+import { DESKTOP, horizontalOverflow, PHONE, screenshot, widestElement } from './support/browser';
+import { appInBrowser, PASSWORD } from './support/session';
 
 // The issue-4 scenario in a real browser: register → add Chinook (PostgreSQL) → new thread → pick a
 // model and the database → ask → streamed text, SQL, table, chart → switch model, ask again → Stop →
@@ -36,7 +36,6 @@ const SLOW_TEXT = Array.from({ length: 80 }, (_, i) => `word${i + 1}`).join(' ')
 const SLOW_TOKENS_PER_SECOND = 8;
 
 const EMAIL = `e2e-${Date.now().toString(36)}@example.com`;
-const PASSWORD = 'correct horse battery staple';
 
 /** The analyst script, with the pacing that makes each step observable in the browser. */
 function scriptedModel() {
@@ -63,7 +62,6 @@ describe('the web app in Chromium, against the built server with a scripted mode
   let fake: FakeOpenAI;
   let db: PgDatabase;
   let app: AppServer;
-  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   let pageErrors: string[];
@@ -77,13 +75,13 @@ describe('the web app in Chromium, against the built server with a scripted mode
   const byTestId = (id: string) => page.getByTestId(id);
   const sentAfter = (seq: number) => fake.completions().filter((r) => r.seq > seq);
   const lastSeq = () => fake.requests.at(-1)?.seq ?? 0;
+  const session = appInBrowser(() => Promise.all([fake?.close(), db?.drop()]));
 
   beforeAll(async () => {
     // Assigned one by one, so afterAll cleans up whatever did start if another part fails.
     await Promise.all([
       startFakeOpenAI({ models: ['qwen/qwen3-8b', 'openai/gpt-oss-20b'], responder: scriptedModel() }).then((f) => (fake = f)),
       createPgDatabase('web_e2e').then((d) => (db = d)),
-      launchBrowser().then((b) => (browser = b)),
     ]);
     await loadPgChinook(db);
     // The truth comes from the database, never from the test's expectations.
@@ -92,21 +90,7 @@ describe('the web app in Chromium, against the built server with a scripted mode
       db.query<{ genre: string; tracks: string }>(SQL.genres).then((rows) => rows.map((r) => ({ genre: r.genre, tracks: Number(r.tracks) }))),
       db.query<{ server_version: string }>('SHOW server_version').then((rows) => rows[0].server_version.split(' ')[0]),
     ]);
-    app = await startAppServer({ LM_STUDIO_ENDPOINT: fake.url, SSE_PING_MS: '1000' });
-    // The registry probes the model server at boot; the web app reads availability once signed in.
-    await fake.waitFor(() => fake.requests.some((r) => r.path === '/v1/models' && r.finishedAt !== undefined), 10_000);
-    ({ context, page, pageErrors } = await openDesktopPage(browser, app.url));
-  });
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await reportFailure(page, ctx.task.name, app?.output());
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await app?.stop();
-    await Promise.all([fake?.close(), db?.drop()]);
+    ({ app, context, page, pageErrors } = await session.open({ LM_STUDIO_ENDPOINT: fake.url, SSE_PING_MS: '1000' }, fake));
   });
 
   it('sends a visitor to sign in, and registers an account', async () => {
@@ -134,8 +118,7 @@ describe('the web app in Chromium, against the built server with a scripted mode
     await byTestId('connection-new').click();
     await page.waitForURL('**/connections/new');
 
-    const url = new URL(TEST_PG_URL);
-    url.pathname = `/${db.name}`;
+    const url = new URL(db.url);
     await byTestId('conn-url').fill(url.toString());
     // The URL fills the fields in the browser; nothing is sent before saving.
     expect(await byTestId('conn-dialect-postgres').isChecked()).toBe(true);

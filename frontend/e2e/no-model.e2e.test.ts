@@ -1,9 +1,10 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from './support/app-server';
-import { launchBrowser, openDesktopPage, reportFailure, screenshot } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AppServer } from './support/app-server';
+import { screenshot } from './support/browser';
+import { appInBrowser, registerInBrowser } from './support/session';
 
 // The embedded default with no model configured at all: the app says how to enable one, and
 // direct SQL on the generated demo store still works.
@@ -13,33 +14,18 @@ const CUSTOMERS_BY_COUNTRY = 'SELECT country, COUNT(*) AS customers FROM custome
 
 describe('the web app with no language model configured', () => {
   let app: AppServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let pageErrors: string[];
 
   const byTestId = (id: string) => page.getByTestId(id);
+  const session = appInBrowser();
 
   beforeAll(async () => {
-    await Promise.all([startAppServer({ SSE_PING_MS: '1000' }).then((a) => (app = a)), launchBrowser().then((b) => (browser = b))]);
-    ({ context, page, pageErrors } = await openDesktopPage(browser, app.url));
-  });
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await reportFailure(page, ctx.task.name, app?.output());
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await app?.stop();
+    ({ app, page, pageErrors } = await session.open({ SSE_PING_MS: '1000' }));
   });
 
   it('names the environment variable of every provider, on the start screen', async () => {
-    await page.goto('/register');
-    await byTestId('auth-email').fill(`no-model-${Date.now().toString(36)}@example.com`);
-    await byTestId('auth-password').fill('correct horse battery staple');
-    await byTestId('auth-submit').click();
+    await registerInBrowser(page, 'no-model');
 
     const notice = byTestId('no-model-notice');
     await notice.waitFor();

@@ -1,8 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from './support/app-server';
-import { analystResponder, createPgDatabase, loadPgChinook, startFakeOpenAI, TEST_PG_URL, type FakeOpenAI, type PgDatabase } from './support/backend-support';
-import { launchBrowser, openDesktopPage, reportFailure, screenshot } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analystResponder, createPgDatabase, loadPgChinook, startFakeOpenAI, type FakeOpenAI, type PgDatabase } from './support/backend-support';
+import { screenshot } from './support/browser';
+import { appInBrowser, browserApi, registerInBrowser } from './support/session';
 
 // Review before run in a real browser: an expensive query (a 7.8 M-row cross join on Chinook) is shown before it
 // runs, with the database's estimate; the person edits it and runs the edit; the result and its chart render.
@@ -19,20 +19,14 @@ const CHART = '```json\n{"mark":"bar","title":"Pairs per media type","encoding":
 describe('review before run in Chromium (built server, scripted model, Chinook on PostgreSQL)', () => {
   let fake: FakeOpenAI;
   let db: PgDatabase;
-  let app: AppServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let pageErrors: string[];
+  let apiCall: ReturnType<typeof browserApi>;
   let threadId = '';
   let truth: string[][] = [];
 
   const byTestId = (id: string) => page.getByTestId(id);
-  // The browser's own session: its cookie, and our Origin as the web app would send it.
-  const apiCall = async (method: string, path: string, body?: unknown) => {
-    const res = await context.request.fetch(`${app.url}/api${path}`, { method, headers: { origin: app.url }, ...(body ? { data: body } : {}) });
-    return res.json();
-  };
+  const session = appInBrowser(() => Promise.all([fake?.close(), db?.drop()]));
 
   beforeAll(async () => {
     await Promise.all([
@@ -41,35 +35,17 @@ describe('review before run in Chromium (built server, scripted model, Chinook o
         responder: analystResponder({ sqlFor: () => PROPOSED, wantsChart: () => true, chartSpec: () => CHART }),
       }).then((f) => (fake = f)),
       createPgDatabase('web_review').then((d) => (db = d)),
-      launchBrowser().then((b) => (browser = b)),
     ]);
     await loadPgChinook(db);
     truth = (await db.query<{ media: string; pairs: string }>(EDITED)).map((r) => [r.media, String(Number(r.pairs))]);
-    app = await startAppServer({ LM_STUDIO_ENDPOINT: fake.url, SSE_PING_MS: '1000' });
-    await fake.waitFor(() => fake.requests.some((r) => r.path === '/v1/models' && r.finishedAt !== undefined), 10_000);
-    ({ context, page, pageErrors } = await openDesktopPage(browser, app.url));
-  });
-
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') await reportFailure(page, ctx.task.name, app?.output());
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await app?.stop();
-    await Promise.all([fake?.close(), db?.drop()]);
+    const { app, context, ...opened } = await session.open({ LM_STUDIO_ENDPOINT: fake.url, SSE_PING_MS: '1000' }, fake);
+    ({ page, pageErrors } = opened);
+    apiCall = browserApi(context, app.url);
   });
 
   it('registers, and opens a thread on Chinook whose review follows the connection', async () => {
-    await page.goto('/register');
-    await byTestId('auth-email').fill(`review-${Date.now().toString(36)}@example.com`);
-    await byTestId('auth-password').fill('correct horse battery staple');
-    await byTestId('auth-submit').click();
-    await byTestId('new-thread').waitFor();
-    const url = new URL(TEST_PG_URL);
-    url.pathname = `/${db.name}`;
-    const connection = await apiCall('POST', '/connections', { name: 'Chinook', url: url.toString() });
+    await registerInBrowser(page, 'review');
+    const connection = await apiCall('POST', '/connections', { name: 'Chinook', url: db.url });
     expect(connection.review).toBe('expensive');
     threadId = (await apiCall('POST', '/chat', { model: 'qwen', connection_id: connection.id })).thread_id;
     await page.goto(`/threads/${threadId}`);

@@ -56,6 +56,8 @@ function dropPsqlRestrict(script: string): string {
 
 export interface PgDatabase {
   name: string;
+  /** TEST_PG_URL pointing at this database (its admin role), as a connection URL for the app. */
+  url: string;
   /** Runs SQL as the admin role in this database. */
   query<R extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
   drop(): Promise<void>;
@@ -78,6 +80,7 @@ export async function createPgDatabase(label: string): Promise<PgDatabase> {
   await pgAdminQuery(adminDb, `CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8'`);
   return {
     name,
+    url: pgUrlFor(name),
     query: (sql, params) => pgAdminQuery(name, sql, params),
     async drop() {
       await pgAdminQuery(adminDb, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

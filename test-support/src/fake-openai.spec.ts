@@ -18,15 +18,20 @@ interface Sse {
   started: number;
 }
 
+function postCompletion(body: Record<string, unknown>, signal?: AbortSignal): Promise<Response> {
+  return fetch(`${fake.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+}
+
+/** Starts a streamed completion with no messages; the test reads it and aborts `controller` to leave. */
+async function openStream(controller: AbortController): Promise<ReadableStreamDefaultReader<Uint8Array>> {
+  const res = await postCompletion({ model: 'm-a', messages: [], stream: true }, controller.signal);
+  return res.body!.getReader();
+}
+
 /** POSTs a chat completion and reads the SSE answer event by event. */
 async function chat(body: Record<string, unknown>, signal?: AbortSignal): Promise<Sse> {
   const started = performance.now();
-  const res = await fetch(`${fake.url}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'm-a', messages: [{ role: 'user', content: 'hi' }], stream: true, ...body }),
-    signal,
-  });
+  const res = await postCompletion({ model: 'm-a', messages: [{ role: 'user', content: 'hi' }], stream: true, ...body }, signal);
   const out: Sse = { status: res.status, headers: res.headers, events: [], times: [], started };
   if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
     out.events.push(await res.json());
@@ -171,13 +176,7 @@ describe('fake OpenAI server', () => {
   it('records a stalled stream closed by the client', async () => {
     fake.enqueue(reply.text('a b c d e', { stallAfter: 2 }));
     const controller = new AbortController();
-    const res = await fetch(`${fake.url}/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'm-a', messages: [], stream: true }),
-      signal: controller.signal,
-    });
-    const reader = res.body!.getReader();
+    const reader = await openStream(controller);
     let text = '';
     while (!text.includes('" b"')) text += new TextDecoder().decode((await reader.read()).value);
     await new Promise((r) => setTimeout(r, 100));
@@ -190,13 +189,7 @@ describe('fake OpenAI server', () => {
   it('streams an endless answer, repeating its tokens paced, until the client leaves', async () => {
     fake.enqueue(reply.endless('x y', { tokensPerSecond: 100 }));
     const controller = new AbortController();
-    const res = await fetch(`${fake.url}/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'm-a', messages: [], stream: true }),
-      signal: controller.signal,
-    });
-    const reader = res.body!.getReader();
+    const reader = await openStream(controller);
     let text = '';
     const started = Date.now();
     while (Date.now() - started < 400) text += new TextDecoder().decode((await reader.read()).value);

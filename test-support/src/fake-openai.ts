@@ -318,20 +318,13 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
           interval: rate(response.tokensPerSecond ?? defaults.tokensPerSecond),
           firstDelay: response.firstTokenDelayMs ?? defaults.firstTokenDelayMs,
         };
-        if (rec.stream) return streamCompletion(rec, res, completionId, completion, response, pacing);
-        return answerCompletion(rec, res, completionId, completion, response, pacing);
+        const playing: Playing = { rec, res, id: completionId, completion, faults: response, pacing };
+        return rec.stream ? streamCompletion(playing) : answerCompletion(playing);
       }
     }
   }
 
-  function streamCompletion(
-    rec: FakeRequest,
-    res: http.ServerResponse,
-    id: string,
-    completion: Completion,
-    faults: StreamFaults,
-    pacing: { interval: number; firstDelay: number },
-  ): void {
+  function streamCompletion({ rec, res, id, completion, faults, pacing }: Playing): void {
     const created = Math.floor(Date.now() / 1000);
     const model = rec.model ?? 'fake';
     const frame = (choices: unknown[], extra?: Record<string, unknown>) =>
@@ -355,16 +348,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     const start = performance.now() + pacing.firstDelay;
     let sent = 0;
     let timer: NodeJS.Timeout | undefined;
-    const stop = () => {
-      if (timer) clearTimeout(timer);
-      live.delete(stop);
-      res.destroy();
-    };
-    live.add(stop);
-    res.on('close', () => {
-      if (timer) clearTimeout(timer);
-      live.delete(stop);
-    });
+    const untrack = track(res, () => clearTimeout(timer));
 
     const tick = () => {
       timer = undefined;
@@ -387,11 +371,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       if (limit === frames.length) {
         res.end(tail);
         rec.finishedAt = Date.now();
-        live.delete(stop);
+        untrack();
       } else if (faults.breakAfter !== undefined && sent >= faults.breakAfter) {
         rec.brokenByServer = true;
         rec.finishedAt = Date.now();
-        live.delete(stop);
+        untrack();
         // end() flushes what was written, then closes: the client sees a body cut short.
         res.socket?.end();
       }
@@ -401,17 +385,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     else tick();
   }
 
-  function answerCompletion(
-    rec: FakeRequest,
-    res: http.ServerResponse,
-    id: string,
-    completion: Completion,
-    faults: StreamFaults,
-    pacing: { interval: number; firstDelay: number },
-  ): void {
+  function answerCompletion({ rec, res, id, completion, faults, pacing }: Playing): void {
     const delay = pacing.firstDelay + pacing.interval * completion.deltas.length;
     const timer = setTimeout(() => {
-      live.delete(stop);
+      untrack();
       if (res.destroyed) return;
       if (faults.stallAfter !== undefined) return keepOpen(res);
       if (faults.breakAfter !== undefined) {
@@ -430,21 +407,29 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         ...(completion.usage ? { usage: completion.usage } : {}),
       });
     }, delay);
+    const untrack = track(res, () => clearTimeout(timer));
+  }
+
+  function keepOpen(res: http.ServerResponse): void {
+    track(res, () => {});
+  }
+
+  /**
+   * Counts a response as live until it ends: `close()` destroys it. `cancel` (its pending timer) runs when the
+   * fake or the client ends it. Returns what takes it off the list once the fake has finished it on purpose.
+   */
+  function track(res: http.ServerResponse, cancel: () => void): () => void {
     const stop = () => {
-      clearTimeout(timer);
+      cancel();
+      live.delete(stop);
       res.destroy();
     };
     live.add(stop);
     res.on('close', () => {
-      clearTimeout(timer);
+      cancel();
       live.delete(stop);
     });
-  }
-
-  function keepOpen(res: http.ServerResponse): void {
-    const stop = () => res.destroy();
-    live.add(stop);
-    res.on('close', () => live.delete(stop));
+    return () => live.delete(stop);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -511,6 +496,16 @@ export async function startSilentServer(): Promise<{ url: string; origin: string
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
+
+/** A completion being written to its client, streamed or as one JSON body. */
+interface Playing {
+  rec: FakeRequest;
+  res: http.ServerResponse;
+  id: string;
+  completion: Completion;
+  faults: StreamFaults;
+  pacing: { interval: number; firstDelay: number };
+}
 
 interface Completion {
   /** Deltas after the role delta, one per token or argument piece. */

@@ -5,6 +5,7 @@ import { useRemote } from '../../lib/use-remote';
 import { ConfirmButton } from '../../ui/ConfirmButton';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { adminApi } from './admin-api';
+import { AdminTable } from './AdminTable';
 
 /** SQLite files or folders (under SQLITE_ROOT) a member may use besides their own folder. */
 export function GrantsSection({ users }: { users: AdminUser[] }) {
@@ -13,6 +14,7 @@ export function GrantsSection({ users }: { users: AdminUser[] }) {
   const [path, setPath] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const members = users.filter((u) => u.role === 'member');
+  const shownError = error ?? grants.error;
 
   async function add(e: FormEvent) {
     e.preventDefault();
@@ -62,25 +64,23 @@ export function GrantsSection({ users }: { users: AdminUser[] }) {
           Grant
         </button>
       </form>
-      {(error ?? grants.error) && <ErrorBox code={(error ?? grants.error)!.code} message={(error ?? grants.error)!.message} />}
+      {shownError && <ErrorBox code={shownError.code} message={shownError.message} />}
       {grants.data.length > 0 && (
-        <div className="table-scroll">
-          <table className="admin-table" data-testid="admin-grants">
-            <tbody>
-              {grants.data.map((g) => (
-                <tr key={g.id}>
-                  <td className="email">{g.user_email}</td>
-                  <td>
-                    <code>{g.path}</code>
-                  </td>
-                  <td>
-                    <ConfirmButton label="Remove" confirmLabel="Remove grant" onConfirm={() => remove(g.id)} className="btn btn-ghost btn-small" />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable
+          testId="admin-grants"
+          items={grants.data}
+          row={(g) => (
+            <tr key={g.id}>
+              <td className="email">{g.user_email}</td>
+              <td>
+                <code>{g.path}</code>
+              </td>
+              <td>
+                <ConfirmButton label="Remove" confirmLabel="Remove grant" onConfirm={() => remove(g.id)} className="btn btn-ghost btn-small" />
+              </td>
+            </tr>
+          )}
+        />
       )}
     </section>
   );

@@ -7,6 +7,7 @@ import { ConfirmButton } from '../../ui/ConfirmButton';
 import { ErrorBox } from '../../ui/ErrorBox';
 import { formatDateTime } from '../../ui/format';
 import { adminApi } from './admin-api';
+import { AdminTable } from './AdminTable';
 
 const LIFETIMES = [
   { hours: 24, label: '1 day' },
@@ -23,6 +24,7 @@ export function InvitesSection() {
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
 
+  const shownError = error ?? invites.error;
   const link = created ? window.location.origin + paths.invite(created.token) : '';
 
   async function create() {
@@ -82,37 +84,28 @@ export function InvitesSection() {
           </button>
         </div>
       )}
-      {(error ?? invites.error) && <ErrorBox code={(error ?? invites.error)!.code} message={(error ?? invites.error)!.message} />}
+      {shownError && <ErrorBox code={shownError.code} message={shownError.message} />}
       {invites.data.length > 0 && (
-        <div className="table-scroll">
-          <table className="admin-table" data-testid="admin-invites">
-            <thead>
-              <tr>
-                <th>Created</th>
-                <th>Expires</th>
-                <th>Status</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {invites.data.map((i) => (
-                <tr key={i.id} data-testid="admin-invite" data-status={i.status}>
-                  <td>{formatDateTime(i.created_at)}</td>
-                  <td>{formatDateTime(i.expires_at)}</td>
-                  <td>
-                    <span className={`badge${i.status === 'pending' ? ' badge-ok' : ''}`}>{i.status}</span>
-                    {i.used_by_email && <span className="muted"> by {i.used_by_email}</span>}
-                  </td>
-                  <td>
-                    {i.status === 'pending' && (
-                      <ConfirmButton label="Revoke" confirmLabel="Revoke invite" onConfirm={() => revoke(i.id)} className="btn btn-ghost btn-small" testId="invite-revoke" />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable
+          testId="admin-invites"
+          headers={['Created', 'Expires', 'Status', '']}
+          items={invites.data}
+          row={(i) => (
+            <tr key={i.id} data-testid="admin-invite" data-status={i.status}>
+              <td>{formatDateTime(i.created_at)}</td>
+              <td>{formatDateTime(i.expires_at)}</td>
+              <td>
+                <span className={`badge${i.status === 'pending' ? ' badge-ok' : ''}`}>{i.status}</span>
+                {i.used_by_email && <span className="muted"> by {i.used_by_email}</span>}
+              </td>
+              <td>
+                {i.status === 'pending' && (
+                  <ConfirmButton label="Revoke" confirmLabel="Revoke invite" onConfirm={() => revoke(i.id)} className="btn btn-ghost btn-small" testId="invite-revoke" />
+                )}
+              </td>
+            </tr>
+          )}
+        />
       )}
     </section>
   );

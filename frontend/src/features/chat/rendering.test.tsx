@@ -1,27 +1,15 @@
 // @vitest-environment jsdom
 import type { StreamEvent, ThreadMessage } from '@aigis/contracts';
 import { act } from 'react';
-import { createRoot } from 'react-dom/client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { render, type } from '../../testing/dom';
 import { chatReducer, emptyChat, type ChatAction, type ChatState } from './chat-state';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 // jsdom has no layout: scrolling is a no-op here.
 Element.prototype.scrollIntoView = function () {};
 
-const containers: HTMLElement[] = [];
-async function render(node: React.ReactNode): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
-  containers.push(el);
-  await act(async () => createRoot(el).render(node));
-  return el;
-}
-afterEach(() => {
-  containers.splice(0).forEach((c) => c.remove());
-});
 
 const sqlResult = { type: 'sql_result' as const, sql: 'SELECT 2 AS n', columns: ['n'], rows: [{ n: 2 }], row_count: 1, truncated: true, elapsed_ms: 4 };
 const ev = (event: StreamEvent): ChatAction => ({ type: 'event', event });
@@ -89,20 +77,12 @@ describe('composer', () => {
   function key(el: Element, init: KeyboardEventInit) {
     el.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, cancelable: true, ...init }));
   }
-  async function type(textarea: HTMLTextAreaElement, value: string) {
-    // React tracks the value; set it through the native setter so onChange fires.
-    const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
-    await act(async () => {
-      setter.call(textarea, value);
-      textarea.dispatchEvent(new Event('input', { bubbles: true }));
-    });
-  }
 
   it('sends on Enter, not on Shift+Enter, and clears the input', async () => {
     const onSend = vi.fn();
     const el = await render(<Composer streaming={false} placeholder="" onSend={onSend} onStop={() => {}} />);
     const input = el.querySelector<HTMLTextAreaElement>('[data-testid="message-input"]')!;
-    await type(input, '  how many orders?  ');
+    await act(async () => type(input, '  how many orders?  '));
     await act(async () => key(input, { key: 'Enter', shiftKey: true }));
     expect(onSend).not.toHaveBeenCalled();
     await act(async () => key(input, { key: 'Enter' }));
@@ -115,7 +95,7 @@ describe('composer', () => {
     const el = await render(<Composer streaming={false} sendBlocked placeholder="" onSend={onSend} onStop={() => {}} />);
     const input = el.querySelector<HTMLTextAreaElement>('[data-testid="message-input"]')!;
     expect(input.disabled).toBe(false);
-    await type(input, 'how many orders?');
+    await act(async () => type(input, 'how many orders?'));
     await act(async () => key(input, { key: 'Enter' }));
     expect(onSend).not.toHaveBeenCalled();
     expect(el.querySelector<HTMLButtonElement>('[data-testid="send-button"]')!.disabled).toBe(true);

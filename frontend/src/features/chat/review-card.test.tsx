@@ -1,24 +1,10 @@
 // @vitest-environment jsdom
 import type { ConfirmRequest, ReviewProposal } from '@aigis/contracts';
 import { act } from 'react';
-import { createRoot } from 'react-dom/client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api-error';
+import { byTestId, render, type } from '../../testing/dom';
 import { ReviewProposalCard } from './ReviewProposalCard';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const containers: HTMLElement[] = [];
-async function render(node: React.ReactNode): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
-  containers.push(el);
-  await act(async () => createRoot(el).render(node));
-  return el;
-}
-afterEach(() => {
-  containers.splice(0).forEach((c) => c.remove());
-});
 
 const proposal: ReviewProposal = {
   id: 'p1',
@@ -30,32 +16,24 @@ const proposal: ReviewProposal = {
   mode: 'expensive',
   direct: false,
 };
-const byId = (root: HTMLElement, id: string) => root.querySelector(`[data-testid="${id}"]`) as HTMLElement;
-
-/** Sets a controlled field's value the way React notices (through the native setter, then an input event). */
-function type(el: HTMLTextAreaElement | HTMLInputElement, value: string) {
-  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), 'value')!.set!;
-  setter.call(el, value);
-  el.dispatchEvent(new Event('input', { bubbles: true }));
-}
 
 describe('review proposal card', () => {
   it('says what will run and why, in plain words', async () => {
     const root = await render(<ReviewProposalCard proposal={proposal} disabled={false} onDecide={async () => undefined} />);
-    expect(byId(root, 'review-estimate').textContent).toBe('Estimate: scans ~1.2 M rows of orders; ~1.2 M rows processed; cost 52 k.');
-    expect(byId(root, 'review-reason').textContent).toBe('Asked because it looks expensive: it reads all ~1.2 M rows of orders (limit 1 M).');
-    expect(byId(root, 'sql-block').textContent).toContain('SELECT * FROM orders');
+    expect(byTestId(root, 'review-estimate').textContent).toBe('Estimate: scans ~1.2 M rows of orders; ~1.2 M rows processed; cost 52 k.');
+    expect(byTestId(root, 'review-reason').textContent).toBe('Asked because it looks expensive: it reads all ~1.2 M rows of orders (limit 1 M).');
+    expect(byTestId(root, 'sql-block').textContent).toContain('SELECT * FROM orders');
   });
 
   it('runs the proposal as is, or the edit, naming the proposal', async () => {
     const decide = vi.fn(async (_: ConfirmRequest) => undefined);
     const root = await render(<ReviewProposalCard proposal={proposal} disabled={false} onDecide={decide} />);
-    await act(async () => byId(root, 'review-run').click());
+    await act(async () => byTestId(root, 'review-run').click());
     expect(decide).toHaveBeenLastCalledWith({ decision: 'approve', proposal_id: 'p1' });
-    await act(async () => byId(root, 'review-edit').click());
-    await act(async () => type(byId(root, 'review-sql-input') as HTMLTextAreaElement, 'SELECT * FROM orders LIMIT 10'));
-    expect(byId(root, 'review-run').textContent).toBe('Run edited SQL');
-    await act(async () => byId(root, 'review-run').click());
+    await act(async () => byTestId(root, 'review-edit').click());
+    await act(async () => type(byTestId(root, 'review-sql-input') as HTMLTextAreaElement, 'SELECT * FROM orders LIMIT 10'));
+    expect(byTestId(root, 'review-run').textContent).toBe('Run edited SQL');
+    await act(async () => byTestId(root, 'review-run').click());
     expect(decide).toHaveBeenLastCalledWith({ decision: 'approve', sql: 'SELECT * FROM orders LIMIT 10', proposal_id: 'p1' });
   });
 
@@ -64,13 +42,13 @@ describe('review proposal card', () => {
       if (request.decision === 'approve') throw new ApiError('SQL_REJECTED', 'SQL rejected: statement 1 of 1 is DELETE', 400);
     });
     const root = await render(<ReviewProposalCard proposal={proposal} disabled={false} onDecide={decide} />);
-    await act(async () => byId(root, 'review-edit').click());
-    await act(async () => type(byId(root, 'review-sql-input') as HTMLTextAreaElement, 'DELETE FROM orders'));
-    await act(async () => byId(root, 'review-run').click());
+    await act(async () => byTestId(root, 'review-edit').click());
+    await act(async () => type(byTestId(root, 'review-sql-input') as HTMLTextAreaElement, 'DELETE FROM orders'));
+    await act(async () => byTestId(root, 'review-run').click());
     expect(root.textContent).toContain('statement 1 of 1 is DELETE');
-    await act(async () => byId(root, 'review-deny').click());
-    await act(async () => type(byId(root, 'review-reason-input') as HTMLInputElement, 'too slow now'));
-    await act(async () => byId(root, 'review-deny-confirm').click());
+    await act(async () => byTestId(root, 'review-deny').click());
+    await act(async () => type(byTestId(root, 'review-reason-input') as HTMLInputElement, 'too slow now'));
+    await act(async () => byTestId(root, 'review-deny-confirm').click());
     expect(decide).toHaveBeenLastCalledWith({ decision: 'deny', reason: 'too slow now', proposal_id: 'p1' });
   });
 });

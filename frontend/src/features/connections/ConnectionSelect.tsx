@@ -1,6 +1,6 @@
 import type { Connection } from '@aigis/contracts';
-import { useId } from 'react';
 import { DIALECT_LABEL } from '../../ui/format';
+import { PickerSelect } from '../../ui/PickerSelect';
 
 interface Props {
   connections: Connection[];
@@ -11,27 +11,15 @@ interface Props {
 
 /** The database a thread asks about. */
 export function ConnectionSelect({ connections, value, disabled, onChange }: Props) {
-  const id = useId();
   return (
-    <div className="model-picker">
-      <label htmlFor={id} className="picker-label">
-        Database
-      </label>
-      <select
-        id={id}
-        value={value ?? ''}
-        disabled={disabled}
-        onChange={(e) => e.target.value && onChange(e.target.value)}
-        data-testid="connection-select"
-      >
-        {!value && <option value="">Choose a database…</option>}
-        {value && !connections.some((c) => c.id === value) && <option value={value}>Unknown connection</option>}
-        {connections.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name} ({DIALECT_LABEL[c.dialect]})
-          </option>
-        ))}
-      </select>
-    </div>
+    <PickerSelect label="Database" value={value} disabled={disabled} onChange={onChange} testId="connection-select">
+      {!value && <option value="">Choose a database…</option>}
+      {value && !connections.some((c) => c.id === value) && <option value={value}>Unknown connection</option>}
+      {connections.map((c) => (
+        <option key={c.id} value={c.id}>
+          {c.name} ({DIALECT_LABEL[c.dialect]})
+        </option>
+      ))}
+    </PickerSelect>
   );
 }

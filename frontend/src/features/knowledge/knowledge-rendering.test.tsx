@@ -1,25 +1,13 @@
 // @vitest-environment jsdom
 import { act } from 'react';
-import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CorrectionsSection } from './CorrectionsSection';
 import { ExamplesSection } from './ExamplesSection';
 import { GlossarySection } from './GlossarySection';
 import type { ConnectionKnowledge } from '@aigis/contracts';
 import { ExampleTargetContext, SaveAsExample } from './SaveAsExample';
+import { allByTestId, byTestId, render, type } from '../../testing/dom';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const containers: HTMLElement[] = [];
-async function render(node: React.ReactNode): Promise<HTMLElement> {
-  const el = document.createElement('div');
-  document.body.append(el);
-  containers.push(el);
-  await act(async () => createRoot(el).render(node));
-  return el;
-}
-const byId = (root: HTMLElement, id: string) => root.querySelector(`[data-testid="${id}"]`) as HTMLElement;
-const all = (root: HTMLElement, id: string) => [...root.querySelectorAll(`[data-testid="${id}"]`)] as HTMLElement[];
 const settle = () => act(async () => new Promise((r) => setTimeout(r, 0)));
 
 /** The API as the browser sees it: answers by method and path, and every request it received. */
@@ -39,7 +27,6 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
-  containers.splice(0).forEach((c) => c.remove());
   vi.unstubAllGlobals();
 });
 
@@ -54,9 +41,9 @@ describe('knowledge text is shown as text, never as markup', () => {
     const root = await render(
       <GlossarySection {...sectionProps({ glossary: [term('g1', { term: HOSTILE, definition: `${HOSTILE}\nsecond line`, unit: '<b>u</b>', caveats: [HOSTILE] })] })} />,
     );
-    expect(byId(root, 'glossary-item-term').textContent).toBe(HOSTILE);
-    expect(byId(root, 'glossary-item-definition').textContent).toBe(`${HOSTILE}\nsecond line`);
-    expect(byId(root, 'glossary-item-caveats').textContent).toBe(HOSTILE);
+    expect(byTestId(root, 'glossary-item-term').textContent).toBe(HOSTILE);
+    expect(byTestId(root, 'glossary-item-definition').textContent).toBe(`${HOSTILE}\nsecond line`);
+    expect(byTestId(root, 'glossary-item-caveats').textContent).toBe(HOSTILE);
     expect(root.querySelector('[data-testid="glossary-list"] img, [data-testid="glossary-list"] script, [data-testid="glossary-list"] b')).toBeNull();
     expect((window as { __pwned?: number }).__pwned).toBeUndefined();
   });
@@ -73,24 +60,24 @@ describe('knowledge text is shown as text, never as markup', () => {
         })}
       />,
     );
-    expect(all(root, 'correction-lesson').map((e) => e.textContent)).toEqual([HOSTILE, 'seen once']);
-    expect(all(root, 'correction-confidence').map((e) => e.textContent)).toEqual(['recorded 4 times', 'recorded once']);
+    expect(allByTestId(root, 'correction-lesson').map((e) => e.textContent)).toEqual([HOSTILE, 'seen once']);
+    expect(allByTestId(root, 'correction-confidence').map((e) => e.textContent)).toEqual(['recorded 4 times', 'recorded once']);
     expect(root.querySelector('[data-testid="correction-list"] img, [data-testid="correction-list"] b')).toBeNull();
   });
 
   it('shows a page of 20 at a time', async () => {
     const root = await render(<GlossarySection {...sectionProps({ glossary: Array.from({ length: 45 }, (_, i) => term(`T${i}`)) })} />);
-    expect(all(root, 'glossary-item')).toHaveLength(20);
-    expect(byId(root, 'glossary-pager').textContent).toContain('1–20 of 45');
+    expect(allByTestId(root, 'glossary-item')).toHaveLength(20);
+    expect(byTestId(root, 'glossary-pager').textContent).toContain('1–20 of 45');
     // A long list can be filtered: T4 and T40–T44.
-    await act(async () => type(byId(root, 'glossary-filter') as HTMLInputElement, 't4'));
-    expect(all(root, 'glossary-item-term').map((e) => e.textContent)).toEqual(['T4', 'T40', 'T41', 'T42', 'T43', 'T44']);
-    expect(byId(root, 'glossary-pager')).toBeNull();
+    await act(async () => type(byTestId(root, 'glossary-filter') as HTMLInputElement, 't4'));
+    expect(allByTestId(root, 'glossary-item-term').map((e) => e.textContent)).toEqual(['T4', 'T40', 'T41', 'T42', 'T43', 'T44']);
+    expect(byTestId(root, 'glossary-pager')).toBeNull();
   });
 
   it('offers no filter for a short list', async () => {
     const root = await render(<GlossarySection {...sectionProps({ glossary: [term('a'), term('b')] })} />);
-    expect(byId(root, 'glossary-filter')).toBeNull();
+    expect(byTestId(root, 'glossary-filter')).toBeNull();
   });
 });
 
@@ -98,18 +85,18 @@ describe('adding an example', () => {
   it("keeps the form and shows the API's error when the SQL does not run", async () => {
     routes['POST /connections/c1/knowledge/examples'] = () => ({ status: 422, body: { error: { code: 'QUERY_FAILED', message: 'relation "nope" does not exist' } } });
     const root = await render(<ExamplesSection {...sectionProps({})} />);
-    await act(async () => byId(root, 'example-add').click());
+    await act(async () => byTestId(root, 'example-add').click());
     await act(async () => {
-      type(byId(root, 'example-question') as HTMLInputElement, 'How many?');
-      type(byId(root, 'example-sql') as HTMLTextAreaElement, 'SELECT count(*) FROM nope');
+      type(byTestId(root, 'example-question') as HTMLInputElement, 'How many?');
+      type(byTestId(root, 'example-sql') as HTMLTextAreaElement, 'SELECT count(*) FROM nope');
     });
-    await act(async () => byId(root, 'example-save').click());
+    await act(async () => byTestId(root, 'example-save').click());
     await settle();
     expect(requests).toEqual([{ method: 'POST', path: '/connections/c1/knowledge/examples', body: { question: 'How many?', sql: 'SELECT count(*) FROM nope' } }]);
-    const error = byId(root, 'example-error').querySelector('[data-testid="error-box"]') as HTMLElement;
+    const error = byTestId(root, 'example-error').querySelector('[data-testid="error-box"]') as HTMLElement;
     expect(error.dataset.code).toBe('QUERY_FAILED');
     expect(error.textContent).toContain('relation "nope" does not exist');
-    expect((byId(root, 'example-sql') as HTMLTextAreaElement).value).toBe('SELECT count(*) FROM nope');
+    expect((byTestId(root, 'example-sql') as HTMLTextAreaElement).value).toBe('SELECT count(*) FROM nope');
   });
 });
 
@@ -120,44 +107,38 @@ describe('save as example', () => {
   it('saves the answer in one click, naming the thread and the tool call, and says so', async () => {
     routes['POST /connections/c1/knowledge/examples/from-answer'] = saved;
     const root = await render(inThread(<SaveAsExample callId="call_1" hasQuestion />));
-    await act(async () => byId(root, 'save-example').click());
+    await act(async () => byTestId(root, 'save-example').click());
     await settle();
     expect(requests).toEqual([{ method: 'POST', path: '/connections/c1/knowledge/examples/from-answer', body: { thread_id: 't1', message_id: 'call_1' } }]);
-    expect(byId(root, 'save-example-done').textContent).toContain('Saved as an example');
-    expect(byId(root, 'save-example')).toBeNull();
+    expect(byTestId(root, 'save-example-done').textContent).toContain('Saved as an example');
+    expect(byTestId(root, 'save-example')).toBeNull();
   });
 
   it("shows the API's error, and allows another try", async () => {
     routes['POST /connections/c1/knowledge/examples/from-answer'] = () => ({ status: 422, body: { error: { code: 'QUERY_FAILED', message: 'relation "nope" does not exist' } } });
     const root = await render(inThread(<SaveAsExample callId="call_1" hasQuestion />));
-    await act(async () => byId(root, 'save-example').click());
+    await act(async () => byTestId(root, 'save-example').click());
     await settle();
-    const error = byId(root, 'error-box');
+    const error = byTestId(root, 'error-box');
     expect(error.dataset.code).toBe('QUERY_FAILED');
     expect(error.textContent).toContain('relation "nope" does not exist');
-    expect((byId(root, 'save-example') as HTMLButtonElement).disabled).toBe(false);
+    expect((byTestId(root, 'save-example') as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('asks for the question after SQL typed by hand', async () => {
     routes['POST /connections/c1/knowledge/examples/from-answer'] = saved;
     const root = await render(inThread(<SaveAsExample callId="call_2" hasQuestion={false} />));
-    await act(async () => byId(root, 'save-example').click());
+    await act(async () => byTestId(root, 'save-example').click());
     expect(requests).toEqual([]);
-    await act(async () => type(byId(root, 'save-example-question') as HTMLInputElement, ' Two? '));
-    await act(async () => byId(root, 'save-example-submit').click());
+    await act(async () => type(byTestId(root, 'save-example-question') as HTMLInputElement, ' Two? '));
+    await act(async () => byTestId(root, 'save-example-submit').click());
     await settle();
     expect(requests.map((r) => r.body)).toEqual([{ thread_id: 't1', message_id: 'call_2', question: 'Two?' }]);
   });
 
   it('is absent where the thread has no connection', async () => {
     const root = await render(<SaveAsExample callId="call_1" hasQuestion />);
-    expect(byId(root, 'save-example')).toBeNull();
+    expect(byTestId(root, 'save-example')).toBeNull();
   });
 });
 
-/** Sets a controlled field's value the way React notices (through the native setter, then an input event). */
-function type(el: HTMLTextAreaElement | HTMLInputElement, value: string) {
-  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), 'value')!.set!;
-  setter.call(el, value);
-  el.dispatchEvent(new Event('input', { bubbles: true }));
-}

@@ -26,6 +26,10 @@ async function main(): Promise<number> {
     const s = run.summary;
     console.log(`${report.model} on ${report.benchmark}, examples ${run.examples}: ${(s.score * 100).toFixed(1)}% (${s.correct}/${s.questions}), latency p50 ${s.latency_ms.p50} ms, ${(run.wall_ms / 1000).toFixed(1)} s`);
   }
+  if (report.comparison) {
+    const c = report.comparison;
+    console.log(`examples on vs off: ${c.score_delta_points >= 0 ? '+' : ''}${c.score_delta_points} points (${c.fixed.length} fixed, ${c.broken.length} broken), prompt tokens ${c.prompt_tokens_delta >= 0 ? '+' : ''}${c.prompt_tokens_delta}`);
+  }
   return 0;
 }
 

@@ -40,6 +40,38 @@ export interface EvalReport {
   /** With examples: how many gold queries of the other fold became example queries, and which were refused. */
   examples: { added: number; rejected: string[] } | null;
   runs: RunReport[];
+  /** With --examples both: the examples-on run against the examples-off run on the same questions; null otherwise. */
+  comparison: RunComparison | null;
+}
+
+/** What turning the examples on changed, question by question (same questions, same model). */
+export interface RunComparison {
+  /** Score on minus score off, in percentage points. */
+  score_delta_points: number;
+  /** Right with examples, wrong without. */
+  fixed: string[];
+  /** Wrong with examples, right without. */
+  broken: string[];
+  prompt_tokens_delta: number;
+  model_calls_delta: number;
+  latency_p50_delta_ms: number;
+}
+
+/** The examples-on run against the examples-off run, when both ran. */
+export function compareRuns(runs: RunReport[]): RunComparison | null {
+  const off = runs.find((r) => r.examples === 'off');
+  const on = runs.find((r) => r.examples === 'on');
+  if (!off || !on) return null;
+  const rightOff = new Map(off.questions.map((q) => [q.id, q.correct]));
+  const changed = (correct: boolean) => on.questions.filter((q) => rightOff.has(q.id) && q.correct === correct && rightOff.get(q.id) !== correct).map((q) => q.id);
+  return {
+    score_delta_points: Math.round((on.summary.score - off.summary.score) * 1000) / 10,
+    fixed: changed(true),
+    broken: changed(false),
+    prompt_tokens_delta: on.summary.prompt_tokens - off.summary.prompt_tokens,
+    model_calls_delta: on.summary.model_calls - off.summary.model_calls,
+    latency_p50_delta_ms: on.summary.latency_ms.p50 - off.summary.latency_ms.p50,
+  };
 }
 
 export function summarise(results: QuestionResult[]): RunSummary {
@@ -90,14 +122,29 @@ export function renderMarkdown(report: EvalReport): string {
       return `| ${r.examples} | **${pct(s.score)}** | ${s.correct} / ${s.questions} | ${s.no_result} | ${s.with_errors} | ${s.latency_ms.p50} / ${s.latency_ms.p95} / ${s.latency_ms.max} ms | ${s.model_calls} | ${s.prompt_tokens} / ${s.completion_tokens} | ${(r.wall_ms / 1000).toFixed(1)} s |`;
     }),
   ];
-  for (const run of report.runs) {
-    lines.push('', `## Examples ${run.examples}`, '', '| category | correct |', '|---|---:|');
-    for (const [name, t] of Object.entries(run.summary.by_category).sort()) lines.push(`| ${name} | ${t.correct} / ${t.questions} |`);
-    lines.push('', '| database | correct |', '|---|---:|');
-    for (const [name, t] of Object.entries(run.summary.by_db).sort()) lines.push(`| ${name} | ${t.correct} / ${t.questions} |`);
+  const c = report.comparison;
+  if (c) {
+    const signed = (n: number, unit = '') => `${n > 0 ? '+' : ''}${n}${unit}`;
+    lines.push(
+      '',
+      '## Examples on vs off',
+      '',
+      `Score ${signed(c.score_delta_points, ' points')} with examples; ${c.fixed.length} question(s) fixed, ${c.broken.length} broken; prompt tokens ${signed(c.prompt_tokens_delta)}, model calls ${signed(c.model_calls_delta)}, latency p50 ${signed(c.latency_p50_delta_ms, ' ms')}.`,
+    );
+    if (c.fixed.length) lines.push('', `Fixed by examples: ${c.fixed.slice(0, 100).map(cell).join(', ')}${c.fixed.length > 100 ? ', …' : ''}`);
+    if (c.broken.length) lines.push('', `Broken by examples: ${c.broken.slice(0, 100).map(cell).join(', ')}${c.broken.length > 100 ? ', …' : ''}`);
+  }
+  // Per category and per database, one column per run, so the runs read side by side.
+  const runs = report.runs;
+  for (const [title, of] of [['category', (r: RunReport) => r.summary.by_category], ['database', (r: RunReport) => r.summary.by_db]] as const) {
+    const names = [...new Set(runs.flatMap((r) => Object.keys(of(r))))].sort();
+    lines.push('', `| ${title} | ${runs.map((r) => `examples ${r.examples}`).join(' | ')} |`, `|---|${runs.map(() => '---:|').join('')}`);
+    for (const name of names) lines.push(`| ${cell(name)} | ${runs.map((r) => (of(r)[name] ? `${of(r)[name]!.correct} / ${of(r)[name]!.questions}` : '—')).join(' | ')} |`);
+  }
+  for (const run of runs) {
     const wrong = run.questions.filter((q) => !q.correct);
     if (wrong.length) {
-      lines.push('', `### Wrong (${wrong.length})`, '', '| question | why | errors |', '|---|---|---|');
+      lines.push('', `## Wrong with examples ${run.examples} (${wrong.length})`, '', '| question | why | errors |', '|---|---|---|');
       for (const q of wrong.slice(0, 200)) lines.push(`| ${cell(q.id)} | ${cell(q.reason)} | ${cell(q.errors.join('; '))} |`);
       if (wrong.length > 200) lines.push('', `… and ${wrong.length - 200} more (report.json has them all).`);
     }

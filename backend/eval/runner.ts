@@ -10,7 +10,7 @@ import { prepareDefog } from './defog.js';
 import { createEvalConnections } from './eval-connections.js';
 import { askQuestion, runGold, type GoldResult } from './ask-question.js';
 import type { EvalOptions } from './options.js';
-import { summarise, writeReports, type EvalReport, type RunReport } from './report.js';
+import { compareRuns, summarise, writeReports, type EvalReport, type RunReport } from './report.js';
 import { startScriptedModel } from './scripted-model.js';
 import { storeScores } from './store-scores.js';
 
@@ -26,6 +26,11 @@ export interface EvalDeps {
   log(line: string): void;
   /** Databases prepared by the caller (kept open afterwards), e.g. by tests that run several times on them. */
   benchmark?: PreparedBenchmark;
+  /**
+   * With --scripted: given the scripted model once it listens, which then records every request (its `requests`
+   * stay readable after the run), so a caller can check what reached the prompts.
+   */
+  onScriptedModel?(model: FakeOpenAI): void;
 }
 
 /**
@@ -44,7 +49,8 @@ export async function runEval(options: EvalOptions, deps: EvalDeps): Promise<Eva
   try {
     let modelEnv: Record<string, string>;
     if (options.scripted) {
-      scripted = await startScriptedModel(benchmark.questions, options.scripted, `scripted-${options.scripted}`);
+      scripted = await startScriptedModel(benchmark.questions, options.scripted, `scripted-${options.scripted}`, { record: deps.onScriptedModel !== undefined });
+      deps.onScriptedModel?.(scripted);
       const config = path.join(scratch, 'models.json');
       fs.writeFileSync(config, JSON.stringify({ models: [{ name: options.model, base_url: scripted.url, model: `scripted-${options.scripted}` }] }));
       modelEnv = { MODELS_CONFIG: config };
@@ -106,6 +112,7 @@ export async function runEval(options: EvalOptions, deps: EvalDeps): Promise<Eva
       gold_failures: goldFailures,
       examples: examplesRuns.includes('on') ? connections.examples : null,
       runs,
+      comparison: compareRuns(runs),
     };
     const written = writeReports(report, options.out);
     deps.log(`report: ${written.json}\n        ${written.markdown}`);

@@ -10,7 +10,9 @@ import { runEval } from '../eval/runner.js';
 import type { EvalReport } from '../eval/report.js';
 import { ModelRegistry } from '../src/llm/model-registry.js';
 import { ApiClient } from './support/api-client.js';
-import { startFakeOpenAI, type FakeOpenAI } from '@aigis/test-support/fake-openai';
+import { startFakeOpenAI, type FakeOpenAI, type FakeRequest } from '@aigis/test-support/fake-openai';
+import { firstUserQuestion, SQL_WRITER_MARK } from '@aigis/test-support/scripted-analyst';
+import { messageFor } from '../eval/benchmark.js';
 import { startTestApp } from './support/test-app.js';
 
 /**
@@ -80,6 +82,44 @@ describe('npm run eval (scripted model, defog on PostgreSQL)', () => {
       expect(q.reason).not.toBe('');
     }
   }, 120_000);
+
+  it('--examples both: runs off then on, and only the on run puts the other fold\'s gold SQL into the SQL writer\'s prompt', async () => {
+    let scripted: FakeOpenAI | undefined;
+    const report = await runEval(
+      { model: 'Gold-Both', benchmark: 'defog', limit: LIMIT, examples: 'both', concurrency: 2, timeoutS: 120, out: path.join(dataDir, 'eval'), store: false, scripted: 'gold' },
+      { env: { DATA_DIR: dataDir }, log: (line) => log.push(line), benchmark: defog, onScriptedModel: (model) => (scripted = model) },
+    );
+    expect(report.runs.map((r) => r.examples)).toEqual(['off', 'on']);
+    for (const run of report.runs) expect(run.summary).toMatchObject({ questions: LIMIT, correct: LIMIT, score: 1 });
+    expect(report.examples!.added).toBeGreaterThan(0);
+    expect(report.examples!.rejected).toEqual([]);
+    expect(report.comparison).toMatchObject({ score_delta_points: 0, fixed: [], broken: [] });
+    // The examples make the on run's prompts longer.
+    expect(report.comparison!.prompt_tokens_delta).toBeGreaterThan(0);
+
+    // The scripted model's request log: each question's SQL writer prompt, first in the off run, then in the on run.
+    const writers = new Map<string, FakeRequest[]>();
+    for (const request of scripted!.completions().filter((r) => r.system.includes(SQL_WRITER_MARK))) {
+      writers.set(firstUserQuestion(request), [...(writers.get(firstUserQuestion(request)) ?? []), request]);
+    }
+    for (const q of defog.questions) {
+      const [off, on, ...more] = writers.get(messageFor(q)) ?? [];
+      expect(more, q.id).toEqual([]);
+      expect(off?.system, q.id).not.toContain('<example_queries>');
+      const block = /<example_queries>([\s\S]*)<\/example_queries>/.exec(on?.system ?? '')?.[1];
+      expect(block, `${q.id}: the on run's SQL writer prompt has no examples`).toBeDefined();
+      // Gold SQL of other questions of the same database, never the question's own answer.
+      const others = defog.pool.filter((p) => p.db === q.db && p.id !== q.id && !q.gold.includes(p.gold[0]!));
+      expect(others.some((p) => block!.includes(p.gold[0]!)), q.id).toBe(true);
+      for (const gold of q.gold) expect(block, q.id).not.toContain(gold);
+    }
+
+    const markdown = fs.readFileSync(path.join(dataDir, 'eval', fs.readdirSync(path.join(dataDir, 'eval')).find((d) => d.endsWith('-Gold-Both-defog'))!, 'report.md'), 'utf8');
+    expect(markdown).toContain(`| off | **100.0%** | ${LIMIT} / ${LIMIT} |`);
+    expect(markdown).toContain(`| on | **100.0%** | ${LIMIT} / ${LIMIT} |`);
+    expect(markdown).toContain('| category | examples off | examples on |');
+    expect(markdown).toMatch(/## Examples on vs off\n\nScore \+?0 points with examples; 0 question\(s\) fixed, 0 broken; prompt tokens \+\d+/);
+  }, 240_000);
 
   it('stores the score: GET /api/models shows the model\'s last score', async () => {
     const upstream: FakeOpenAI = await startFakeOpenAI({ models: ['replay'] });

@@ -13,6 +13,12 @@ import { buildRelevanceIndex, type RelevanceIndex } from './introspection/table-
 import { compilePolicy, tableVisible } from '../sql-guard/table-policy.js';
 import { ViewPolicy } from './view-policy.service.js';
 
+/** The schema as one question's prompt gives it. */
+type PromptSchema = Pick<SchemaResponse, 'markdown' | 'markdown_mode'>;
+
+/** Selections kept per introspected schema (each at most SCHEMA_PROMPT_BUDGET characters). */
+const RECENT_SELECTIONS = 16;
+
 /** What one introspection needs; it runs for the first caller and every concurrent caller shares it. */
 interface Introspection {
   userId: string;
@@ -30,8 +36,12 @@ interface Introspection {
 @Injectable()
 export class SchemaService {
   private readonly cache: LRUCache<string, SchemaResponse, Introspection>;
-  /** Built on the first question about a large schema, dropped with its introspection result. */
-  private readonly indexes = new WeakMap<SchemaResponse, RelevanceIndex>();
+  /**
+   * Built on the first question about a large schema, dropped with its introspection result: the relevance index,
+   * and the last selections made with it (a turn asks for the same question's schema up to three times: the
+   * assistant before and after ask_database, and the SQL writer).
+   */
+  private readonly selections = new WeakMap<SchemaResponse, { index: RelevanceIndex; recent: LRUCache<string, PromptSchema> }>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -66,12 +76,16 @@ export class SchemaService {
     connectionId: string,
     question: string,
     options: { signal?: AbortSignal; hintTables?: readonly string[] } = {},
-  ): Promise<Pick<SchemaResponse, 'markdown' | 'markdown_mode'>> {
+  ): Promise<PromptSchema> {
     const schema = await this.get(userId, connectionId, { signal: options.signal });
     if (schema.markdown_mode === 'full' || schema.markdown_mode === 'no_samples') return { markdown: schema.markdown, markdown_mode: schema.markdown_mode };
-    let index = this.indexes.get(schema);
-    if (!index) this.indexes.set(schema, (index = buildRelevanceIndex(schema.tables)));
-    const { markdown, markdown_mode } = schemaForQuestion(index, question, { dialect: schema.dialect, budgetChars: this.config.SCHEMA_PROMPT_BUDGET, hintTables: options.hintTables });
+    let entry = this.selections.get(schema);
+    if (!entry) this.selections.set(schema, (entry = { index: buildRelevanceIndex(schema.tables), recent: new LRUCache({ max: RECENT_SELECTIONS }) }));
+    const key = `${options.hintTables?.join('\u0000') ?? ''}\u0001${question}`;
+    const known = entry.recent.get(key);
+    if (known) return known;
+    const { markdown, markdown_mode } = schemaForQuestion(entry.index, question, { dialect: schema.dialect, budgetChars: this.config.SCHEMA_PROMPT_BUDGET, hintTables: options.hintTables });
+    entry.recent.set(key, { markdown, markdown_mode });
     return { markdown, markdown_mode };
   }
 

@@ -8,6 +8,7 @@ import * as m0008 from './0008_thread_turns.js';
 import * as m0011 from './0011_knowledge.js';
 import * as m0009 from './0009_model_scores.js';
 import * as m0012 from './0012_connection_policy.js';
+import * as m0014 from './0014_knowledge_examples_revision.js';
 
 /** Migrations are imported statically so they work the same from source (tests) and from dist. */
 export const migrationProvider: MigrationProvider = {
@@ -22,6 +23,7 @@ export const migrationProvider: MigrationProvider = {
       '0011_knowledge': m0011,
       '0009_model_scores': m0009,
       '0012_connection_policy': m0012,
+      '0014_knowledge_examples_revision': m0014,
     };
   },
 };

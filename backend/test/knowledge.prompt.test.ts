@@ -102,4 +102,32 @@ describe('knowledge in the prompts', () => {
       await api.put(`${k}/instructions`, { text: 'Always report amounts in US dollars.' });
     }
   });
+  it('red-team finding: knowledge about an excluded table (note, example, glossary SQL, learning) never reaches a prompt', async () => {
+    const k = `/api/connections/${connectionId}/knowledge`;
+    expect((await api.put(`${k}/tables`, { table: 'Employee', description: 'NOTE-EMP staff records with home addresses.' })).status).toBe(200);
+    expect((await api.post(`${k}/glossary`, { term: 'Headcount', definition: 'GLOSS-EMP staff count.', sql: 'SELECT COUNT(*) AS gloss_emp_sql FROM Employee' })).status).toBe(201);
+    expect((await api.post(`${k}/examples`, { question: 'How many tracks does each genre have, per employee?', sql: 'SELECT FirstName AS example_emp_sql FROM Employee' })).status).toBe(201);
+    const file = (await api.get(`${k}/export`)).body;
+    const learning = { category: 'naming', tables: ['Employee'], failed_sql: 'SELECT learning_emp_failed FROM Employee', working_sql: 'SELECT FirstName AS learning_emp_sql FROM Employee', lesson: 'LESSON-EMP: staff names are in FirstName and LastName.', confidence: 3 };
+    expect((await api.post(`${k}/import`, { ...file, examples: [], learnings: [learning] })).status).toBe(200);
+    const markers = ['NOTE-EMP', 'GLOSS-EMP', 'gloss_emp_sql', 'example_emp_sql', 'LESSON-EMP', 'learning_emp'];
+
+    // Before the exclusion all of it reaches the prompts (so the test can see it leave).
+    const before = await ask({});
+    for (const marker of markers) expect(before.writer, marker).toContain(marker);
+
+    expect((await api.patch(`/api/connections/${connectionId}`, { excluded_tables: ['employee'] })).status).toBe(200);
+    try {
+      const { assistant, writer } = await ask({});
+      for (const prompt of [assistant, writer]) {
+        for (const marker of markers) expect(prompt, marker).not.toContain(marker);
+        // What does not touch the excluded table is still there.
+        expect(prompt).toContain('Track: One row per song on sale.');
+        expect(prompt).toContain('Catalogue depth: Tracks per genre.');
+      }
+      expect(writer).toContain(`SQL: ${GENRES_SQL}`);
+    } finally {
+      await api.patch(`/api/connections/${connectionId}`, { excluded_tables: [] });
+    }
+  });
 });

@@ -52,8 +52,8 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     const askDatabase = askDatabaseTool({ models, executor: this.executor, schemas: this.schemas, connections: this.connections,
       review: this.review,
       knowledge: {
-        notes: (connectionId) => this.knowledge.notes(connectionId),
-        examples: (connectionId, question) => this.knowledge.examples(connectionId, question),
+        notes: (userId, connectionId) => this.knowledge.notes(userId, connectionId),
+        examples: (userId, connectionId, question) => this.knowledge.examples(userId, connectionId, question),
         // A thread turns examples off (measurement); a thread row that is gone reads as the default, on.
         examplesOn: async (userId, threadId) => (await this.threads.findOwned(userId, threadId))?.knowledge_examples !== 0,
       },
@@ -71,7 +71,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
         contextBudgetTokens: this.config.CONTEXT_BUDGET_TOKENS,
         dialectOf: (state) => this.dialectOf(state),
         schemaFor: (state, question, signal) => this.schemaFor(state, question, signal),
-        knowledgeFor: (state) => (state.connection ? this.knowledge.notes(state.connection.connection_id) : Promise.resolve(null)),
+        knowledgeFor: (state) => (state.connection ? this.knowledge.notes(state.connection.user_id, state.connection.connection_id) : Promise.resolve(null)),
         noModelMessage: () => this.registry.noModelMessage(),
         executor: this.executor,
         direct: askDatabase,

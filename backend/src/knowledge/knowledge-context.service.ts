@@ -4,11 +4,12 @@ import type { AppConfig } from '../config/env.schema.js';
 import { KnowledgeStore } from '../storage/repositories/knowledge/knowledge-store.js';
 import { toGlossaryEntry, toLearning, toTableNote } from './knowledge-rows.js';
 import { examplesBlock, notesBlock } from './knowledge-prompt.js';
+import { KnowledgePolicy, learningTableShown } from './knowledge-policy.service.js';
 import { ExampleRetrieval } from './retrieval/example-retrieval.service.js';
 
 /**
- * What the agent's prompts get of a connection's knowledge. Addressed by connection id: the agent has checked that
- * the thread's connection is the user's (it reads the connection as the user first).
+ * What the agent's prompts get of a connection's knowledge, as the user who owns the connection: nothing that
+ * names a table the connection's policy hides (KnowledgePolicy).
  */
 @Injectable()
 export class KnowledgeContext {
@@ -16,25 +17,41 @@ export class KnowledgeContext {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly store: KnowledgeStore,
     private readonly retrieval: ExampleRetrieval,
+    private readonly policy: KnowledgePolicy,
   ) {}
 
   /** Instructions, glossary, table notes and the top learnings as one bounded block; null when there are none. */
-  async notes(connectionId: string): Promise<string | null> {
-    const [instructions, glossary, tables, learnings] = await Promise.all([
+  async notes(userId: string, connectionId: string): Promise<string | null> {
+    const [instructions, glossary, tables, learnings, filter] = await Promise.all([
       this.store.instructions.find(connectionId),
       this.store.glossary.list(connectionId),
       this.store.tables.list(connectionId),
       this.config.KNOWLEDGE_PROMPT_LEARNINGS > 0 ? this.store.learnings.list(connectionId, this.config.KNOWLEDGE_PROMPT_LEARNINGS) : Promise.resolve([]),
+      this.policy.filterFor(userId, connectionId),
     ]);
+    const shownSql = (sql: string | null) => (sql === null ? Promise.resolve(true) : filter.sqlShown(sql));
     return notesBlock(
-      { instructions: instructions?.text ?? '', glossary: glossary.map(toGlossaryEntry), tables: tables.map(toTableNote), learnings: learnings.map(toLearning) },
+      {
+        instructions: instructions?.text ?? '',
+        glossary: await keep(glossary.map(toGlossaryEntry), (e) => shownSql(e.sql)),
+        tables: tables.map(toTableNote).filter((n) => filter.tableShown(n.schema, n.table)),
+        learnings: await keep(learnings.map(toLearning), async (l) => l.tables.every((t) => learningTableShown(filter, t)) && (await shownSql(l.working_sql)) && (await shownSql(l.failed_sql))),
+      },
       this.config.KNOWLEDGE_PROMPT_BUDGET,
     );
   }
 
-  /** The KNOWLEDGE_EXAMPLES_K examples most similar to the question, bounded; null when none. */
-  async examples(connectionId: string, question: string): Promise<string | null> {
-    const ranked = await this.retrieval.retrieveExamples(connectionId, question, this.config.KNOWLEDGE_EXAMPLES_K);
-    return examplesBlock(ranked.map((r) => r.example), this.config.KNOWLEDGE_EXAMPLES_BUDGET);
+  /** The KNOWLEDGE_EXAMPLES_K examples most similar to the question that the table policy lets through, bounded; null when none. */
+  async examples(userId: string, connectionId: string, question: string): Promise<string | null> {
+    const k = this.config.KNOWLEDGE_EXAMPLES_K;
+    const [ranked, filter] = await Promise.all([this.retrieval.retrieveExamples(connectionId, question, k * 2), this.policy.filterFor(userId, connectionId)]);
+    const shown = await keep(ranked.map((r) => r.example), (e) => filter.sqlShown(e.sql));
+    return examplesBlock(shown.slice(0, k), this.config.KNOWLEDGE_EXAMPLES_BUDGET);
   }
 }
+
+async function keep<T>(items: T[], shown: (item: T) => Promise<boolean>): Promise<T[]> {
+  const verdicts = await Promise.all(items.map(shown));
+  return items.filter((_, i) => verdicts[i]);
+}
+

@@ -5,6 +5,7 @@ import { ExamplesService } from './examples.service.js';
 import { KnowledgeTransferService } from './knowledge-transfer.service.js';
 import { KnowledgeController } from './knowledge.controller.js';
 import { KnowledgeContext } from './knowledge-context.service.js';
+import { KnowledgePolicy } from './knowledge-policy.service.js';
 import { KnowledgeService } from './knowledge.service.js';
 import { LearningsService } from './learnings.service.js';
 import { ExampleRetrieval } from './retrieval/example-retrieval.service.js';
@@ -13,7 +14,7 @@ import { ExampleRetrieval } from './retrieval/example-retrieval.service.js';
 @Module({
   imports: [ConnectionsModule, QueryModule],
   controllers: [KnowledgeController],
-  providers: [KnowledgeService, ExamplesService, LearningsService, KnowledgeTransferService, ExampleRetrieval, KnowledgeContext],
+  providers: [KnowledgeService, ExamplesService, LearningsService, KnowledgeTransferService, ExampleRetrieval, KnowledgeContext, KnowledgePolicy],
   exports: [KnowledgeService, ExamplesService, LearningsService, ExampleRetrieval, KnowledgeContext],
 })
 export class KnowledgeModule {}

@@ -28,8 +28,8 @@ export interface AskDatabaseDeps {
   review: Pick<ReviewService, 'assess'>;
   /** The connection's knowledge for the SQL writer: the owner's notes, and the examples (when the thread wants them). */
   knowledge: {
-    notes(connectionId: string): Promise<string | null>;
-    examples(connectionId: string, question: string): Promise<string | null>;
+    notes(userId: string, connectionId: string): Promise<string | null>;
+    examples(userId: string, connectionId: string, question: string): Promise<string | null>;
     examplesOn(userId: string, threadId: string): Promise<boolean>;
   };
 }
@@ -202,8 +202,8 @@ async function sqlWriterKnowledge(
   question: string,
 ): Promise<SqlWriterKnowledge> {
   const [notes, examples] = await Promise.all([
-    knowledge.notes(connectionId),
-    knowledge.examplesOn(userId, threadId).then((on) => (on ? knowledge.examples(connectionId, question) : null)),
+    knowledge.notes(userId, connectionId),
+    knowledge.examplesOn(userId, threadId).then((on) => (on ? knowledge.examples(userId, connectionId, question) : null)),
   ]);
   return { notes, examples };
 }

@@ -186,7 +186,7 @@ async function main(): Promise<void> {
     const relevanceIndexMb = heapMb() - before;
     // The production path's first calls: they build the same indexes inside the services.
     started = performance.now();
-    await context.examples(connectionId, questions[0]!.text);
+    await context.examples(user.id, connectionId, questions[0]!.text);
     const firstExamplesMs = performance.now() - started;
     started = performance.now();
     await schemas.promptSchema(user.id, connectionId, questions[0]!.text);
@@ -197,7 +197,7 @@ async function main(): Promise<void> {
 
     // Warm-up (JIT), untimed.
     for (const q of questions.slice(0, 50)) {
-      await context.examples(connectionId, q.text);
+      await context.examples(user.id, connectionId, q.text);
       await schemas.promptSchema(user.id, connectionId, q.text);
     }
 
@@ -212,7 +212,7 @@ async function main(): Promise<void> {
     let sameAsReference = 0;
     const k = config.KNOWLEDGE_EXAMPLES_K;
     for (const q of questions) {
-      const block = await time(exampleCalls, () => context.examples(connectionId, q.text));
+      const block = await time(exampleCalls, () => context.examples(user.id, connectionId, q.text));
       const prompt = await time(schemaCalls, () => schemas.promptSchema(user.id, connectionId, q.text));
       pair.times.push(exampleCalls.times.at(-1)! + schemaCalls.times.at(-1)!);
       // The turn's question differs from the calls above by a space (same words, same selection), so its first
@@ -221,7 +221,7 @@ async function main(): Promise<void> {
       await time(turn, async () => {
         await schemas.promptSchema(user.id, connectionId, asked);
         await schemas.promptSchema(user.id, connectionId, asked);
-        await context.examples(connectionId, asked);
+        await context.examples(user.id, connectionId, asked);
         await schemas.promptSchema(user.id, connectionId, asked);
       });
       const top = await time(exampleTop, () => exampleIndex!.top(q.text, k));

@@ -37,6 +37,22 @@ describe('target policy', () => {
     }
   });
 
+  it('red-team finding: server mode refuses IPv6 forms that reach a refused IPv4 address, and cloud metadata services', async () => {
+    const policy = new TargetPolicy({ mode: 'server', storage: null, lookup: resolver({ 'imds6.example': ['fd00:ec2::254'] }) });
+    for (const host of [
+      '64:ff9b::a9fe:a9fe', '64:ff9b::169.254.169.254', '64:ff9b:1::a9fe:a9fe', '64:ff9b::7f00:1', // NAT64
+      '2002:a9fe:a9fe::', '2002:7f00:1::1', // 6to4
+      '::ffff:0:7f00:1', '::ffff:0:169.254.169.254', // IPv4-translated (SIIT)
+      'fd00:ec2::254', 'imds6.example', '100.100.100.200', '168.63.129.16', '64:ff9b::6464:64c8', // metadata services
+    ]) {
+      expect(await refusal(policy, host), host).not.toBeNull();
+    }
+    // The same prefixes carrying a public address, and ordinary addresses near the metadata ones, stay reachable.
+    for (const host of ['64:ff9b::5db8:d822', '2002:5db8:d822::1', 'fd00:ec2::253', '100.100.100.201', '2001:db8::a9fe:a9fe']) {
+      expect(await refusal(policy, host), host).toBeNull();
+    }
+  });
+
   it('embedded: everything is allowed but what the operator denies', async () => {
     const policy = new TargetPolicy({ mode: 'embedded', storage: null, deny: '10.0.0.0/8, 2001:db8::/32, *.corp.example', lookup: resolver(names) });
     expect(await refusal(policy, '127.0.0.1')).toBeNull();

@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { isLinkLocal, isThisMachine, normaliseAddress, ownAddresses } from './addresses.js';
+import { isLinkLocalOrMetadata, isThisMachine, normaliseAddress, ownAddresses } from './addresses.js';
 import { type HostRules, matchesAddress, matchesName, parseHostRules } from '../../config/host-rules.js';
 
 export type Lookup = (host: string) => Promise<{ address: string; family: number }[]>;
@@ -43,7 +43,8 @@ export interface CheckedAddress {
  * address refuses the name, so a DNS answer mixing a public and a private address cannot slip through):
  * never the app's own storage database under any name for its server; never a CONNECTION_DENY_HOSTS entry;
  * when CONNECTION_ALLOW_HOSTS is set, only its entries; in server mode, not this machine (loopback, its own
- * addresses) nor link-local unless an allow entry covers the address.
+ * addresses) nor link-local or a cloud metadata service unless an allow entry covers the address; an IPv6 address
+ * carrying an IPv4 one (mapped, NAT64, 6to4) is checked as that IPv4 address.
  */
 export class TargetPolicy {
   private readonly allow: HostRules;
@@ -101,7 +102,7 @@ export class TargetPolicy {
       if (!this.allow.empty && !allowed) throw new TargetRefusedError(`${host} (${address}) is not in CONNECTION_ALLOW_HOSTS`);
       if (this.options.mode === 'server' && !allowed) {
         if (isThisMachine(address, own)) throw new TargetRefusedError(`${host} (${address}) is this machine (loopback or own address) in server mode`);
-        if (isLinkLocal(address)) throw new TargetRefusedError(`${host} (${address}) is link-local in server mode`);
+        if (isLinkLocalOrMetadata(address)) throw new TargetRefusedError(`${host} (${address}) is link-local or a cloud metadata service in server mode`);
       }
     }
   }

@@ -67,8 +67,11 @@ describe('knowledge in the prompts', () => {
       expect(prompt).toMatch(/<connection_notes>[\s\S]*Always report amounts in US dollars\.[\s\S]*<\/connection_notes>/);
       expect(prompt).toContain('Catalogue depth: Tracks per genre.');
       expect(prompt).toContain('Unit: tracks');
-      expect(prompt).toContain('Track: One row per song on sale.');
-      expect(prompt).toContain('Milliseconds: Duration of the song.');
+      // Table and column notes are shown once, with their table in the schema, not in the notes block.
+      expect(prompt).toContain('## Track (table, ~3503 rows)\nNote: One row per song on sale.');
+      expect(prompt).toContain('- Milliseconds INTEGER NOT NULL — note: Duration of the song.');
+      expect(prompt.match(/One row per song on sale/g)).toHaveLength(1);
+      expect(prompt).not.toContain('Table notes:');
       // The schema is still there in full.
       expect(prompt).toMatch(/InvoiceLine/);
     }
@@ -122,7 +125,7 @@ describe('knowledge in the prompts', () => {
       for (const prompt of [assistant, writer]) {
         for (const marker of markers) expect(prompt, marker).not.toContain(marker);
         // What does not touch the excluded table is still there.
-        expect(prompt).toContain('Track: One row per song on sale.');
+        expect(prompt).toContain('Note: One row per song on sale.');
         expect(prompt).toContain('Catalogue depth: Tracks per genre.');
       }
       expect(writer).toContain(`SQL: ${GENRES_SQL}`);

@@ -194,8 +194,9 @@ describe('knowledge in the web app (Chromium, built app, scripted model, Chinook
     for (const prompt of [assistant!.system, writer!.system]) {
       expect(prompt).toContain('Amounts are in US dollars.');
       expect(prompt).toContain(`${TERM}: Tracks per genre.`);
-      expect(prompt).toContain('Track: One row per song on sale.');
-      expect(prompt).toContain(`Milliseconds: ${COLUMN_NOTE}`);
+      // Table and column notes are shown with their table in the schema.
+      expect(prompt).toContain('## Track (table, ~3503 rows)\nNote: One row per song on sale.');
+      expect(prompt).toContain(`- Milliseconds INTEGER NOT NULL — note: ${COLUMN_NOTE}`);
       expect(prompt).toContain('never Track.Composer');
       expect(prompt).not.toContain(LESSON);
     }

@@ -54,6 +54,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
       knowledge: {
         notes: (userId, connectionId) => this.knowledge.notes(userId, connectionId),
         examples: (userId, connectionId, question) => this.knowledge.examples(userId, connectionId, question),
+        tableNotes: (connectionId) => this.knowledge.tableNotes(connectionId),
         // A thread turns examples off (measurement); a thread row that is gone reads as the default, on.
         examplesOn: async (userId, threadId) => (await this.threads.findOwned(userId, threadId))?.knowledge_examples !== 0,
       },
@@ -61,7 +62,7 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
     const tools = [
       askDatabase,
       askAnalystTool({ models }),
-      describeTableTool({ schemas: this.schemas }),
+      describeTableTool({ schemas: this.schemas, tableNotes: (connectionId) => this.knowledge.tableNotes(connectionId) }),
       saveLearningTool({ record: (userId, connectionId, threadId, input) => this.learnings.record(userId, connectionId, threadId, input) }),
     ];
     this.compiled = buildAgentGraph(
@@ -144,7 +145,8 @@ export class AgentService implements OnModuleInit, OnApplicationShutdown {
   private async schemaFor(state: AigisStateType, question: string, signal?: AbortSignal): Promise<Pick<SchemaResponse, 'markdown' | 'markdown_mode'> | null> {
     if (!state.connection) return null;
     try {
-      return await this.schemas.promptSchema(state.connection.user_id, state.connection.connection_id, question, { signal });
+      const notes = await this.knowledge.tableNotes(state.connection.connection_id);
+      return await this.schemas.promptSchema(state.connection.user_id, state.connection.connection_id, question, { signal, notes });
     } catch {
       return null;
     }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { SchemaResponse } from '@aigis/contracts';
+import type { SchemaResponse, TableNote } from '@aigis/contracts';
 import { LRUCache } from 'lru-cache';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
@@ -7,6 +7,7 @@ import { UserLimits } from '../limits/user-limits.service.js';
 import { ConnectionsService } from './connections.service.js';
 import type { ConnectionTarget, DialectAdapter } from './dialects/dialect-adapter.js';
 import { renderSchemaMarkdown } from './introspection/schema-markdown.js';
+import { matchTableNotes } from './introspection/table-notes.js';
 import { visibleTables } from './introspection/table-visibility.js';
 import { schemaForQuestion } from './introspection/schema-selection.js';
 import { buildRelevanceIndex, type RelevanceIndex } from './introspection/table-relevance.js';
@@ -69,22 +70,37 @@ export class SchemaService {
 
   /**
    * The schema as a prompt gives it for one question: the whole schema when it fits in detail, else the tables most
-   * relevant to the question in full and the others by name (the model uses describe_table for those).
+   * relevant to the question in full and the others by name (the model uses describe_table for those). The owner's
+   * table and column notes (`notes`, from the connection's knowledge) are shown with their tables, within the budget.
    */
   async promptSchema(
     userId: string,
     connectionId: string,
     question: string,
-    options: { signal?: AbortSignal; hintTables?: readonly string[] } = {},
+    options: { signal?: AbortSignal; hintTables?: readonly string[]; notes?: readonly TableNote[] } = {},
   ): Promise<PromptSchema> {
     const schema = await this.get(userId, connectionId, { signal: options.signal });
-    if (schema.markdown_mode === 'full' || schema.markdown_mode === 'no_samples') return { markdown: schema.markdown, markdown_mode: schema.markdown_mode };
+    const notes = options.notes ?? [];
+    const budgetChars = this.config.SCHEMA_PROMPT_BUDGET;
+    if (schema.markdown_mode === 'full' || schema.markdown_mode === 'no_samples') {
+      const matched = matchTableNotes(schema.tables, notes);
+      if (matched.size === 0) return { markdown: schema.markdown, markdown_mode: schema.markdown_mode };
+      // The cached rendering has no notes: rendered again with them, it may need less detail (then a selection).
+      const whole = renderSchemaMarkdown(schema.tables, { dialect: schema.dialect, budgetChars, notes: matched });
+      if (whole.markdown_mode === 'full' || whole.markdown_mode === 'no_samples') return { markdown: whole.markdown, markdown_mode: whole.markdown_mode };
+    }
     let entry = this.selections.get(schema);
     if (!entry) this.selections.set(schema, (entry = { index: buildRelevanceIndex(schema.tables), recent: new LRUCache({ max: RECENT_SELECTIONS }) }));
-    const key = `${options.hintTables?.join('\u0000') ?? ''}\u0001${question}`;
+    // The notes' versions are part of the key: an edited note is shown at the next question.
+    const key = `${options.hintTables?.join('\u0000') ?? ''}\u0001${notes.map((n) => `${n.id}@${n.updated_at}`).join(',')}\u0001${question}`;
     const known = entry.recent.get(key);
     if (known) return known;
-    const { markdown, markdown_mode } = schemaForQuestion(entry.index, question, { dialect: schema.dialect, budgetChars: this.config.SCHEMA_PROMPT_BUDGET, hintTables: options.hintTables });
+    const { markdown, markdown_mode } = schemaForQuestion(entry.index, question, {
+      dialect: schema.dialect,
+      budgetChars,
+      hintTables: options.hintTables,
+      notes: matchTableNotes(schema.tables, notes),
+    });
     entry.recent.set(key, { markdown, markdown_mode });
     return { markdown, markdown_mode };
   }

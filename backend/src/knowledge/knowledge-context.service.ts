@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { TableNote } from '@aigis/contracts';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { KnowledgeStore } from '../storage/repositories/knowledge/knowledge-store.js';
@@ -20,12 +21,15 @@ export class KnowledgeContext {
     private readonly policy: KnowledgePolicy,
   ) {}
 
-  /** Instructions, glossary, table notes and the top learnings as one bounded block; null when there are none. */
+  /**
+   * Instructions, glossary and the top learnings as one bounded block; null when there are none. Table and column
+   * notes are not in it: the schema shows them with their tables (tableNotes), so no note is said twice, and a note
+   * on a table the schema hides never reaches a prompt.
+   */
   async notes(userId: string, connectionId: string): Promise<string | null> {
-    const [instructions, glossary, tables, learnings, filter] = await Promise.all([
+    const [instructions, glossary, learnings, filter] = await Promise.all([
       this.store.instructions.find(connectionId),
       this.store.glossary.list(connectionId),
-      this.store.tables.list(connectionId),
       this.config.KNOWLEDGE_PROMPT_LEARNINGS > 0 ? this.store.learnings.list(connectionId, this.config.KNOWLEDGE_PROMPT_LEARNINGS) : Promise.resolve([]),
       this.policy.filterFor(userId, connectionId),
     ]);
@@ -34,11 +38,15 @@ export class KnowledgeContext {
       {
         instructions: instructions?.text ?? '',
         glossary: await keep(glossary.map(toGlossaryEntry), (e) => shownSql(e.sql)),
-        tables: tables.map(toTableNote).filter((n) => filter.tableShown(n.schema, n.table)),
         learnings: await keep(learnings.map(toLearning), async (l) => l.tables.every((t) => learningTableShown(filter, t)) && (await shownSql(l.working_sql)) && (await shownSql(l.failed_sql))),
       },
       this.config.KNOWLEDGE_PROMPT_BUDGET,
     );
+  }
+
+  /** The owner's table and column notes, for the schema the prompts show (matched to its visible tables) and describe_table. */
+  async tableNotes(connectionId: string): Promise<TableNote[]> {
+    return (await this.store.tables.list(connectionId)).map(toTableNote);
   }
 
   /** The KNOWLEDGE_EXAMPLES_K examples most similar to the question that the table policy lets through, bounded; null when none. */

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
-import type { QueryResponse, SqlResultContent, ToolErrorCode } from '@aigis/contracts';
+import type { QueryResponse, SqlResultContent, TableNote, ToolErrorCode } from '@aigis/contracts';
 import { z } from 'zod';
 import { AppError, isAppError } from '../../common/app-error.js';
 import type { ConnectionsService } from '../../connections/connections.service.js';
@@ -30,6 +30,8 @@ export interface AskDatabaseDeps {
   knowledge: {
     notes(userId: string, connectionId: string): Promise<string | null>;
     examples(userId: string, connectionId: string, question: string): Promise<string | null>;
+    /** The owner's table and column notes, shown with their tables in the schema. */
+    tableNotes(connectionId: string): Promise<TableNote[]>;
     examplesOn(userId: string, threadId: string): Promise<boolean>;
   };
 }
@@ -59,7 +61,7 @@ export function askDatabaseTool(deps: AskDatabaseDeps): AskDatabaseTool {
         dialect = (await deps.connections.get(userId, connectionId)).dialect;
         // Read now, not from the thread's stored schema: the connection's table policy may have changed since, and a
         // large schema is narrowed to the tables this question is about.
-        prompt = await deps.schemas.promptSchema(userId, connectionId, question, { signal: context.signal });
+        prompt = await deps.schemas.promptSchema(userId, connectionId, question, { signal: context.signal, notes: await deps.knowledge.tableNotes(connectionId) });
         knowledge = await sqlWriterKnowledge(deps.knowledge, userId, connectionId, context.threadId, question);
       } catch (error) {
         if (isAppError(error)) return toolError(error.code, error.message);

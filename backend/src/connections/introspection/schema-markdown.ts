@@ -1,11 +1,17 @@
 import type { Dialect, MarkdownMode, SchemaTable } from '@aigis/contracts';
+import { escapeTags } from '../../common/prompt-text.js';
 import { displayIdent, displayQualified } from '../dialects/quote-ident.js';
+import { DESCRIBE_NOTE_LIMITS, type InlineNote, layOutNote, LISTED_NOTE_CHARS, noteText, SCHEMA_NOTE_LIMITS, type TableNotes } from './table-notes.js';
 
 export interface RenderOptions {
   dialect: Dialect;
-  /** Characters the markdown may use in the prompt. */
+  /** Characters the markdown may use in the prompt (the owner's notes shown inline count in it). */
   budgetChars: number;
+  /** The owner's table and column notes, shown with their tables (matchTableNotes). */
+  notes?: TableNotes;
 }
+
+const NO_NOTES: TableNotes = new Map();
 
 const DIALECT_NAMES: Record<Dialect, string> = { postgres: 'PostgreSQL', mysql: 'MySQL/MariaDB', sqlite: 'SQLite' };
 /** Sample rows per table in the prompt (SPEC "Agent"). */
@@ -21,7 +27,7 @@ const MIN_TABLE_BLOCK = 40;
  * "… and N more tables" if even that is too long; details then come from the describe_table tool).
  */
 export function renderSchemaMarkdown(tables: SchemaTable[], options: RenderOptions): { markdown: string; markdown_mode: MarkdownMode } {
-  const naming = namingFor(options.dialect, tables);
+  const naming = namingFor(options.dialect, tables, options.notes);
   const header = headerLine(options.dialect, tables);
   const candidates: [MarkdownMode, () => string][] = [
     ['full', () => renderDetailed(tables, naming, true)],
@@ -45,7 +51,7 @@ export function renderSelectedSchema(
   chosen: SchemaTable[],
   options: RenderOptions & { detailShare: number },
 ): { markdown: string; markdown_mode: 'selected'; detailed: SchemaTable[] } {
-  const naming = namingFor(options.dialect, tables);
+  const naming = namingFor(options.dialect, tables, options.notes);
   let out =
     `${headerLine(options.dialect, tables)}\n` +
     'The tables most relevant to this question are given in full below; the others are only listed: call describe_table for one before using it.';
@@ -67,12 +73,17 @@ export function renderSelectedSchema(
   return { markdown: out.trimEnd(), markdown_mode: 'selected', detailed };
 }
 
-/** Everything about one table (for the describe_table tool): columns with defaults and comments, keys, samples. */
-export function describeTableMarkdown(table: SchemaTable, options: { dialect?: Dialect } = {}): string {
+/**
+ * Everything about one table (for the describe_table tool): columns with defaults and comments, keys, samples, and
+ * the owner's notes (longer than in the prompt's schema, still bounded).
+ */
+export function describeTableMarkdown(table: SchemaTable, options: { dialect?: Dialect; note?: InlineNote } = {}): string {
   const dialect = options.dialect ?? 'postgres';
-  const naming = namingFor(dialect, [table], true);
+  const naming = namingFor(dialect, [table], undefined, true);
+  const notes = layOutNote(table, options.note, DESCRIBE_NOTE_LIMITS);
   const lines = [`## ${naming.label(table.schema, table.name)} (${describeSize(table)})`];
   if (table.comment) lines.push(oneLine(table.comment));
+  if (notes.description) lines.push(`Note: ${notes.description}`);
   const pk = table.columns.filter((c) => c.primary_key).map((c) => displayIdent(dialect, c.name));
   for (const c of table.columns) {
     let line = `- ${displayIdent(dialect, c.name)} ${c.type || 'untyped'}`;
@@ -80,10 +91,12 @@ export function describeTableMarkdown(table: SchemaTable, options: { dialect?: D
     else if (!c.nullable) line += ' NOT NULL';
     if (c.default !== null) line += ` DEFAULT ${oneLine(c.default)}`;
     if (c.comment) line += ` — ${oneLine(c.comment)}`;
+    line += columnNote(notes, c.name);
     lines.push(line);
   }
   if (pk.length > 1) lines.push(`Primary key: (${pk.join(', ')})`);
   for (const fk of table.foreign_keys) lines.push(`Foreign key${fk.name ? ` ${fk.name}` : ''}: ${describeForeignKey(fk, naming)}`);
+  lines.push(...trailingNotes(notes));
   if (table.sample_rows.length) lines.push('Sample rows:', ...sampleTable(table, table.sample_rows.length));
   else if (table.sample_error) lines.push(`Sample rows unavailable: ${oneLine(table.sample_error)}`);
   return lines.join('\n');
@@ -140,13 +153,14 @@ function splitQualified(text: string): string[] {
 interface Naming {
   dialect: Dialect;
   label(schema: string | null, name: string): string;
+  notes: TableNotes;
 }
 
 /**
  * How table names appear: qualified unless the schema is implied (PostgreSQL's public, SQLite's main, MySQL when
  * every table lives in the connection's one database), so the model writes what the database resolves.
  */
-function namingFor(dialect: Dialect, tables: SchemaTable[], single = false): Naming {
+function namingFor(dialect: Dialect, tables: SchemaTable[], notes: TableNotes = NO_NOTES, single = false): Naming {
   const schemas = new Set(tables.map((t) => t.schema));
   const implied = (schema: string | null) =>
     schema === null ||
@@ -156,6 +170,7 @@ function namingFor(dialect: Dialect, tables: SchemaTable[], single = false): Nam
   return {
     dialect,
     label: (schema, name) => (implied(schema) ? displayIdent(dialect, name) : displayQualified(dialect, schema, name)),
+    notes,
   };
 }
 
@@ -175,8 +190,10 @@ function describeSize(table: SchemaTable): string {
 function renderDetailed(tables: SchemaTable[], naming: Naming, withSamples: boolean): string {
   return tables
     .map((table) => {
+      const notes = layOutNote(table, naming.notes.get(table), SCHEMA_NOTE_LIMITS);
       const lines = [`## ${naming.label(table.schema, table.name)} (${describeSize(table)})`];
       if (table.comment) lines.push(oneLine(table.comment));
+      if (notes.description) lines.push(`Note: ${notes.description}`);
       const singleFks = new Map<string, string>();
       const multiFks: string[] = [];
       for (const fk of table.foreign_keys) {
@@ -192,13 +209,29 @@ function renderDetailed(tables: SchemaTable[], naming: Naming, withSamples: bool
         const target = singleFks.get(c.name);
         if (target) line += ` → ${target}`;
         if (c.comment) line += ` — ${oneLine(c.comment)}`;
+        line += columnNote(notes, c.name);
         lines.push(line);
       }
-      lines.push(...multiFks);
+      lines.push(...multiFks, ...trailingNotes(notes));
       if (withSamples && table.sample_rows.length) lines.push(...sampleTable(table, PROMPT_SAMPLE_ROWS));
       return lines.join('\n');
     })
     .join('\n\n');
+}
+
+function columnNote(notes: ReturnType<typeof layOutNote>, column: string): string {
+  const note = notes.columns.get(column);
+  return note ? ` — note: ${note}` : '';
+}
+
+function trailingNotes(notes: ReturnType<typeof layOutNote>): string[] {
+  return [...notes.dataQuality.map((q) => `Data quality: ${q}`), ...(notes.omitted ? [`(${notes.omitted} more notes left out)`] : [])];
+}
+
+/** A table's description after its name where only the name is listed. */
+function listedNote(naming: Naming, table: SchemaTable): string {
+  const description = naming.notes.get(table)?.description?.trim();
+  return description ? ` — ${noteText(description, LISTED_NOTE_CHARS)}` : '';
 }
 
 function describeForeignKey(fk: SchemaTable['foreign_keys'][number], naming: Naming): string {
@@ -209,7 +242,7 @@ function describeForeignKey(fk: SchemaTable['foreign_keys'][number], naming: Nam
 
 function renderColumnNames(tables: SchemaTable[], naming: Naming): string {
   return tables
-    .map((t) => `${naming.label(t.schema, t.name)}: ${t.columns.map((c) => displayIdent(naming.dialect, c.name)).join(', ')}`)
+    .map((t) => `${naming.label(t.schema, t.name)}: ${t.columns.map((c) => displayIdent(naming.dialect, c.name)).join(', ')}${listedNote(naming, t)}`)
     .join('\n');
 }
 
@@ -222,7 +255,7 @@ function renderCompact(tables: SchemaTable[], naming: Naming, header: string, bu
 function listWithin(out: string, tables: SchemaTable[], naming: Naming, budget: number): string {
   for (let i = 0; i < tables.length; i++) {
     const t = tables[i]!;
-    const line = `- ${naming.label(t.schema, t.name)}${t.row_estimate === null ? '' : ` (~${t.row_estimate} rows)`}`;
+    const line = `- ${naming.label(t.schema, t.name)}${t.row_estimate === null ? '' : ` (~${t.row_estimate} rows)`}${listedNote(naming, t)}`;
     const rest = tables.length - i;
     const more = `… and ${rest} more tables`;
     // Keep room for the "… and N more" line unless this is the last table.
@@ -254,6 +287,7 @@ function escapeCell(text: string): string {
   return oneLine(text).replaceAll('|', '\\|');
 }
 
+/** Database text (comments, defaults, sample values) on one line, our prompt's block tags neutralised. */
 function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  return escapeTags(text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ').trim());
 }

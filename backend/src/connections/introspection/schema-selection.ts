@@ -1,6 +1,7 @@
 import type { Dialect, MarkdownMode, SchemaTable } from '@aigis/contracts';
 import { renderSelectedSchema } from './schema-markdown.js';
 import { rankTables, type RelevanceIndex } from './table-relevance.js';
+import type { TableNotes } from './table-notes.js';
 
 /** Share of the prompt budget for the tables given in full; the rest lists the other tables by name. */
 export const DETAIL_SHARE = 0.7;
@@ -11,6 +12,8 @@ export interface QuestionSchemaOptions {
   budgetChars: number;
   /** Tables the connection's knowledge ties to this question (notes, examples): given in full first. */
   hintTables?: readonly string[];
+  /** The owner's table and column notes, shown with the tables (counted in the budget). */
+  notes?: TableNotes;
 }
 
 /**
@@ -31,5 +34,5 @@ export function schemaForQuestion(
   );
   // Far more candidates than ever fit: tables beyond them would only be rendered to be dropped.
   const chosen = [...new Set([...named, ...neighbours, ...ranked.slice(0, MAX_CANDIDATES).map((r) => r.table)])];
-  return renderSelectedSchema(index.tables, chosen, { dialect: options.dialect, budgetChars: options.budgetChars, detailShare: DETAIL_SHARE });
+  return renderSelectedSchema(index.tables, chosen, { dialect: options.dialect, budgetChars: options.budgetChars, detailShare: DETAIL_SHARE, notes: options.notes });
 }

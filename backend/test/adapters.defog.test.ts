@@ -51,7 +51,7 @@ describe('the 11 defog sql-eval databases (PostgreSQL)', () => {
     expect(tables.length).toBeGreaterThan(2);
     expect(tables.filter((t) => t.sample_error)).toEqual([]);
     expect(tables.some((t) => t.sample_rows.length > 0)).toBe(true);
-    const { markdown, mode } = renderSchemaMarkdown(tables, { dialect: 'postgres', budgetChars: 24_000 });
+    const { markdown, markdown_mode: mode } = renderSchemaMarkdown(tables, { dialect: 'postgres', budgetChars: 24_000 });
     expect(mode).toBe('full');
     // ewallet lives in schema consumer_div: the model must see qualified names.
     if (name === 'ewallet') expect(markdown).toContain('## consumer_div.');

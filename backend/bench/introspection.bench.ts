@@ -167,15 +167,7 @@ function pgDataset(name: string, db: PgDatabase): Dataset {
       );
       return schemas.map(({ nspname }) => ({
         label: nspname,
-        options: {
-          type: 'postgres' as const,
-          host: target.host ?? undefined,
-          port: target.port ?? undefined,
-          username: target.user ?? undefined,
-          password: target.password ?? undefined,
-          database: db.name,
-          schema: nspname,
-        },
+        options: { type: 'postgres' as const, ...typeormLogin(target), database: db.name, schema: nspname },
       }));
     },
   };
@@ -189,16 +181,14 @@ function mysqlDataset(name: string, target: ConnectionTarget, databases: string[
     langchainSources: async () =>
       databases.map((database) => ({
         label: database,
-        options: {
-          type: 'mysql' as const,
-          host: target.host ?? undefined,
-          port: target.port ?? undefined,
-          username: target.user ?? undefined,
-          password: target.password ?? undefined,
-          database,
-        },
+        options: { type: 'mysql' as const, ...typeormLogin(target), database },
       })),
   };
+}
+
+/** Where and as whom LangChain's TypeORM data source logs in: the same server and role as our adapter. */
+function typeormLogin(target: ConnectionTarget) {
+  return { host: target.host ?? undefined, port: target.port ?? undefined, username: target.user ?? undefined, password: target.password ?? undefined };
 }
 
 function ms(value: number): string {

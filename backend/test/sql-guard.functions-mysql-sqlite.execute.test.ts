@@ -7,7 +7,7 @@ import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api-client.js';
 import { TEST_MYSQL_URL } from '@aigis/test-support/env';
-import { createMysqlDatabase, type MysqlDatabase } from './support/fixtures.js';
+import { connectionFields, createMysqlDatabase, type MysqlDatabase } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -66,15 +66,7 @@ beforeAll(async () => {
   app = await startTestApp({ SQLITE_ROOT: sqliteRoot });
   user = new ApiClient(app.url);
   await user.register();
-  const my = await user.post('/api/connections', {
-    name: 'guard mysql',
-    dialect: 'mysql',
-    host: admin.hostname,
-    port: Number(admin.port || 3306),
-    database: myDb.name,
-    user: decodeURIComponent(admin.username || 'root'),
-    password: decodeURIComponent(admin.password) || undefined,
-  });
+  const my = await user.post('/api/connections', { name: 'guard mysql', ...connectionFields(myDb.target()) });
   expect(my.status).toBe(201);
   mysqlConnection = my.body.id;
   const lite = await user.post('/api/connections', { name: 'guard sqlite', dialect: 'sqlite', database: 'guard.sqlite' });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api-client.js';
 import { TEST_PG_URL } from '@aigis/test-support/env';
-import { createPgDatabase, type PgDatabase } from './support/fixtures.js';
+import { connectionFields, createPgDatabase, type PgDatabase } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -83,15 +83,7 @@ beforeAll(async () => {
   app = await startTestApp();
   user = new ApiClient(app.url);
   await user.register();
-  const created = await user.post('/api/connections', {
-    name: 'guard target',
-    dialect: 'postgres',
-    host: url.hostname,
-    port: Number(url.port || 5432),
-    database: db.name,
-    user: decodeURIComponent(url.username || 'postgres'),
-    password: decodeURIComponent(url.password) || undefined,
-  });
+  const created = await user.post('/api/connections', { name: 'guard target', ...connectionFields(db.target()) });
   expect(created.status).toBe(201);
   connectionId = created.body.id;
 });

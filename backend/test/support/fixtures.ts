@@ -69,6 +69,18 @@ export function pgTarget(database: string, overrides: Partial<ConnectionTarget> 
   };
 }
 
+/** A target as the API's field form takes it (POST /api/connections), the way a person would type it in. */
+export function connectionFields(target: ConnectionTarget): { dialect: ConnectionTarget['dialect']; host?: string; port?: number; database?: string; user?: string; password?: string } {
+  return {
+    dialect: target.dialect,
+    ...(target.host ? { host: target.host } : {}),
+    ...(target.port ? { port: target.port } : {}),
+    ...(target.database ? { database: target.database } : {}),
+    ...(target.user ? { user: target.user } : {}),
+    ...(target.password ? { password: target.password } : {}),
+  };
+}
+
 export async function createPgDatabase(label: string): Promise<PgDatabase> {
   const db = await createScratchPgDatabase(label);
   return { ...db, target: (overrides) => pgTarget(db.name, overrides) };

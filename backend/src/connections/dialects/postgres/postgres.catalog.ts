@@ -120,35 +120,29 @@ export function readPostgresCatalog(runQuery: CatalogQuery): PostgresCatalog {
 
   const complete = (async () => {
     const [{ tables, byOid }, columnResult, fkResult] = await Promise.all([relations, columnRows, fkRows]);
-    const columns: CatalogColumn[] = [];
-    for (const r of columnResult) {
-      const owner = byOid.get(r.oid as number);
-      if (!owner) continue;
-      columns.push({
-        schema: owner.schema,
-        table: owner.name,
-        name: r.name as string,
-        type: r.type as string,
-        nullable: r.nullable as boolean,
-        default: (r.default as string | null) ?? null,
-        primary_key: r.primary_key as boolean,
-        comment: (r.comment as string | null) ?? null,
+    // Rows of relations the first query did not keep (other schemas, tables gone since) are dropped.
+    const owned = <T>(rows: Record<string, unknown>[], build: (r: Record<string, unknown>, owner: { schema: string; table: string }) => T): T[] =>
+      rows.flatMap((r) => {
+        const owner = byOid.get(r.oid as number);
+        return owner ? [build(r, { schema: owner.schema, table: owner.name })] : [];
       });
-    }
-    const foreignKeys: CatalogForeignKey[] = [];
-    for (const r of fkResult) {
-      const owner = byOid.get(r.oid as number);
-      if (!owner) continue;
-      foreignKeys.push({
-        schema: owner.schema,
-        table: owner.name,
-        name: r.name as string,
-        columns: (r.columns as string[] | null) ?? [],
-        referenced_schema: r.referenced_schema as string,
-        referenced_table: r.referenced_table as string,
-        referenced_columns: (r.referenced_columns as string[] | null) ?? [],
-      });
-    }
+    const columns: CatalogColumn[] = owned(columnResult, (r, owner) => ({
+      ...owner,
+      name: r.name as string,
+      type: r.type as string,
+      nullable: r.nullable as boolean,
+      default: (r.default as string | null) ?? null,
+      primary_key: r.primary_key as boolean,
+      comment: (r.comment as string | null) ?? null,
+    }));
+    const foreignKeys: CatalogForeignKey[] = owned(fkResult, (r, owner) => ({
+      ...owner,
+      name: r.name as string,
+      columns: (r.columns as string[] | null) ?? [],
+      referenced_schema: r.referenced_schema as string,
+      referenced_table: r.referenced_table as string,
+      referenced_columns: (r.referenced_columns as string[] | null) ?? [],
+    }));
     attachDetails(tables, columns, foreignKeys);
   })();
   complete.catch(() => undefined);

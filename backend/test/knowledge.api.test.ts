@@ -247,6 +247,9 @@ describe('knowledge API on real PostgreSQL, MariaDB and SQLite connections', () 
       [{ format: 'aigis.knowledge', version: 2 }, /version: must be 1/],
       [{ format: 'aigis.knowledge', version: 1, examples: [{ question: 'q' }] }, /examples\.0\.sql/],
       [{ format: 'aigis.knowledge', version: 1, learnings: [{ category: 'gossip', tables: ['t'], working_sql: 'SELECT 1', lesson: 'x'.repeat(30) }] }, /learnings\.0\.category/],
+      // Red-team finding: a learning's "working" SQL went into prompts unchecked; it must be a query the guard runs.
+      [{ format: 'aigis.knowledge', version: 1, learnings: [{ category: 'naming', tables: ['Track'], working_sql: 'DROP TABLE Track', lesson: 'x'.repeat(30) }] }, /learnings\.0\.working_sql: SQL rejected: DROP/],
+      [{ format: 'aigis.knowledge', version: 1, learnings: [{ category: 'naming', tables: ['Track'], working_sql: 'SELECT 1', lesson: 'x'.repeat(30) }, { category: 'naming', tables: ['Track'], working_sql: 'SELECT LOAD_FILE(\'/etc/passwd\')', lesson: 'y'.repeat(30) }] }, /learnings\.1\.working_sql: SQL rejected: function load_file/],
       [{ format: 'aigis.knowledge', version: 1, glossary: [{ term: 'a', definition: 'b' }, { term: 'c', definition: 'd' }, { term: 'e', definition: 'f' }, { term: 'g', definition: 'h' }] }, /at most 3 terms/],
       [[1, 2, 3], /expected object/i],
     ];
@@ -263,5 +266,26 @@ describe('knowledge API on real PostgreSQL, MariaDB and SQLite connections', () 
     const huge = await alice.post(`${k}/import`, { ...before, instructions: 'x'.repeat(250_000) });
     expect(huge.status).toBe(413);
     expect({ ...(await alice.get(`${k}/export`)).body, exported_at: null }).toEqual({ ...before, exported_at: null });
+  });
+  it('red-team finding: a learning edited by hand keeps working SQL the guard would run (400 otherwise, nothing changes)', async () => {
+    const k = base('sqlite');
+    const learning = { category: 'naming', tables: ['Track'], failed_sql: null, working_sql: 'SELECT Name FROM Track', lesson: 'Song titles are in Track.Name, not Title.', confidence: 1 };
+    const file = { ...(await alice.get(`${k}/export`)).body, learnings: [learning] };
+    expect((await alice.post(`${k}/import`, file)).status).toBe(200);
+    const stored = (await alice.get(`${k}/learnings`)).body.find((l: { lesson: string }) => l.lesson === learning.lesson);
+    for (const [sql, reason] of [
+      ['DELETE FROM Track', /working_sql: SQL rejected: DELETE/],
+      ['SELECT 1; DROP TABLE Track', /working_sql: SQL rejected: only one statement/],
+      ["SELECT load_extension('x')", /working_sql: SQL rejected: function load_extension/],
+    ] as const) {
+      const refused = await alice.patch(`${k}/learnings/${stored.id}`, { working_sql: sql });
+      expect(refused.status, sql).toBe(400);
+      expect(refused.body.error.message).toMatch(reason);
+    }
+    expect((await alice.get(`${k}/learnings`)).body.find((l: { id: string }) => l.id === stored.id).working_sql).toBe('SELECT Name FROM Track');
+    const edited = await alice.patch(`${k}/learnings/${stored.id}`, { working_sql: 'SELECT Name AS title FROM Track' });
+    expect(edited.status).toBe(200);
+    expect(edited.body.working_sql).toBe('SELECT Name AS title FROM Track');
+    expect((await alice.delete(`${k}/learnings/${stored.id}`)).status).toBe(204);
   });
 });

@@ -38,7 +38,7 @@ export class KnowledgeContext {
       {
         instructions: instructions?.text ?? '',
         glossary: await keep(glossary.map(toGlossaryEntry), (e) => shownSql(e.sql)),
-        learnings: await keep(learnings.map(toLearning), async (l) => l.tables.every((t) => learningTableShown(filter, t)) && (await shownSql(l.working_sql)) && (await shownSql(l.failed_sql))),
+        learnings: await keep(learnings.map(toLearning), async (l) => l.tables.every((t) => learningTableShown(filter, t)) && (await filter.sqlRuns(l.working_sql)) && (await shownSql(l.failed_sql))),
       },
       this.config.KNOWLEDGE_PROMPT_BUDGET,
     );

@@ -10,13 +10,14 @@ import { compilePolicy, refRefusal } from '../sql-guard/table-policy.js';
 export interface KnowledgeFilter {
   /** A table note's table, or a table a learning names (`name` or `schema.name`). */
   tableShown(schema: string | null, name: string): boolean;
-  /** SQL (an example, a learning's, a glossary term's) is shown unless the table policy is what refuses it. */
+  /** SQL (an example, a failed query, a glossary term's fragment) is shown unless the table policy is what refuses it. */
   sqlShown(sql: string): Promise<boolean>;
+  /** SQL offered as working (a learning's) is shown only when the guard would run it: a query, within the policy. */
+  sqlRuns(sql: string): Promise<boolean>;
 }
 
-const EVERYTHING: KnowledgeFilter = { tableShown: () => true, sqlShown: () => Promise.resolve(true) };
-/** When the policy cannot be read (the database is down): nothing that names a table or holds SQL. */
-const NOTHING: KnowledgeFilter = { tableShown: () => false, sqlShown: () => Promise.resolve(false) };
+/** When the connection cannot be read (the database is down): nothing that names a table or holds SQL. */
+const NOTHING: KnowledgeFilter = { tableShown: () => false, sqlShown: () => Promise.resolve(false), sqlRuns: () => Promise.resolve(false) };
 
 /**
  * Excluded tables never reach a prompt, and the owner's knowledge is no way around that: a note on an excluded
@@ -36,16 +37,17 @@ export class KnowledgePolicy {
   async filterFor(userId: string, connectionId: string): Promise<KnowledgeFilter> {
     try {
       const { adapter, target } = await this.connections.adapterFor(userId, connectionId);
-      if (!target.tablePolicy || (target.tablePolicy.allowed.length === 0 && target.tablePolicy.excluded.length === 0)) return EVERYTHING;
-      const tablePolicy = await this.views.effective(adapter, target);
+      const stored = target.tablePolicy;
+      const hasPolicy = stored !== undefined && (stored.allowed.length > 0 || stored.excluded.length > 0);
+      const tablePolicy = hasPolicy ? await this.views.effective(adapter, target) : undefined;
       const defaultSchema = target.dialect === 'mysql' ? (target.database ?? null) : undefined;
       const policy = compilePolicy(target.dialect, tablePolicy, defaultSchema);
-      if (!policy) return EVERYTHING;
       const options: GuardOptions = { allowedFunctions: target.allowedFunctions, tablePolicy, defaultSchema };
+      const runs = async (sql: string) => (await this.guard.check(target.dialect, sql, options)).ok;
       return {
-        tableShown: (schema, name) => refRefusal(policy, { ...(schema !== null ? { schema } : {}), name }) === undefined,
-        sqlShown: async (sql) =>
-          (await this.guard.check(target.dialect, sql, options)).ok || !(await this.guard.check(target.dialect, sql, { ...options, tablePolicy: undefined })).ok,
+        tableShown: (schema, name) => !policy || refRefusal(policy, { ...(schema !== null ? { schema } : {}), name }) === undefined,
+        sqlShown: async (sql) => !policy || (await runs(sql)) || !(await this.guard.check(target.dialect, sql, { ...options, tablePolicy: undefined })).ok,
+        sqlRuns: runs,
       };
     } catch (error) {
       this.logger.warn(`table policy of connection ${connectionId} unreadable; its notes and examples stay out of the prompt: ${error instanceof Error ? error.message : String(error)}`);

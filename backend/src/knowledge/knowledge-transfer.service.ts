@@ -14,6 +14,7 @@ import { ExamplesService } from './examples.service.js';
 import { readList, readMap } from './knowledge-rows.js';
 import { glossaryColumns, KnowledgeService, tableNoteColumns, tooMany } from './knowledge.service.js';
 import { type KnowledgeFileInput, knowledgeFileSchema } from '@aigis/contracts';
+import { LearningsService } from './learnings.service.js';
 import { ExampleRetrieval } from './retrieval/example-retrieval.service.js';
 
 type ImportMode = KnowledgeImportResult['mode'];
@@ -32,6 +33,7 @@ export class KnowledgeTransferService {
     private readonly examples: ExamplesService,
     private readonly retrieval: ExampleRetrieval,
     private readonly clock: Clock,
+    private readonly learnings: LearningsService,
   ) {}
 
   async export(userId: string, connectionId: string): Promise<KnowledgeFile> {
@@ -68,6 +70,9 @@ export class KnowledgeTransferService {
     // The file first, like every route's body: a malformed one is a 400 whatever the connection.
     const file = this.parse(body);
     await this.knowledge.owned(userId, connectionId);
+    for (const [index, learning] of file.learnings.entries()) {
+      await this.learnings.checkWorkingSql(userId, connectionId, learning.working_sql, `learnings.${index}.working_sql`);
+    }
     const result: KnowledgeImportResult = {
       mode,
       instructions: 'kept',

@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { KNOWLEDGE_FIELD_LIMITS, type Learning } from '@aigis/contracts';
-import { AppError } from '../common/app-error.js';
+import { AppError, isAppError } from '../common/app-error.js';
 import { Clock } from '../common/clock.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { KnowledgeStore } from '../storage/repositories/knowledge/knowledge-store.js';
+import { ReadOnlyExecutor } from '../query/read-only-executor.js';
 import { QueryAuditRepository } from '../storage/repositories/query-audit.repository.js';
 import { learningKey, normaliseText } from './content-key.js';
 import { readList, toLearning } from './knowledge-rows.js';
@@ -27,6 +28,7 @@ export class LearningsService {
     private readonly knowledge: KnowledgeService,
     private readonly audit: QueryAuditRepository,
     private readonly clock: Clock,
+    private readonly executor: ReadOnlyExecutor,
   ) {}
 
   async list(userId: string, connectionId: string): Promise<Learning[]> {
@@ -74,6 +76,7 @@ export class LearningsService {
 
   async update(userId: string, connectionId: string, id: string, patch: LearningPatchInput): Promise<Learning> {
     await this.knowledge.owned(userId, connectionId);
+    if (patch.working_sql !== undefined) await this.checkWorkingSql(userId, connectionId, patch.working_sql, 'working_sql');
     const current = await this.store.learnings.find(connectionId, id);
     if (!current) throw AppError.notFound('Learning');
     const merged = {
@@ -97,6 +100,19 @@ export class LearningsService {
     };
     if (!(await this.store.learnings.update(connectionId, id, changes))) throw AppError.notFound('Learning');
     return toLearning({ ...current, ...changes });
+  }
+
+  /**
+   * Working SQL written by hand or imported must be SQL the guard would run on this connection (a read-only query
+   * within its table policy): it goes into prompts as SQL that works. 400 naming the field otherwise.
+   */
+  async checkWorkingSql(userId: string, connectionId: string, sql: string, field: string): Promise<void> {
+    try {
+      await this.executor.check({ userId, connectionId, sql });
+    } catch (error) {
+      if (isAppError(error) && error.code === 'SQL_REJECTED') throw new AppError('VALIDATION_FAILED', `${field}: ${error.message}`);
+      throw error;
+    }
   }
 
   async delete(userId: string, connectionId: string, id: string): Promise<void> {

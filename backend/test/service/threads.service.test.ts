@@ -43,7 +43,7 @@ describe('ThreadsService (in memory)', () => {
   it('attaches the connection: the schema goes into the agent state and the last result is cleared', async () => {
     const thread = await service.create('alice', { connection_id: 'c-alice' });
     expect(thread.connection_id).toBe('c-alice');
-    expect(agent.settings.get(thread.thread_id)).toMatchObject({ db_schema: '## orders', schema_mode: 'full', connection: { user_id: 'alice', connection_id: 'c-alice' }, sql_result: null });
+    expect(agent.settings.get(thread.thread_id)).toMatchObject({ db_schema: '## orders', markdown_mode: 'full', connection: { user_id: 'alice', connection_id: 'c-alice' }, sql_result: null });
     expect((await service.list('alice'))[0]?.connection_id).toBe('c-alice');
   });
 

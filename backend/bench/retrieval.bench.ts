@@ -14,7 +14,8 @@
  * top k, the rendered block) and SchemaService.promptSchema (ownership, the cached introspection, ranking and the
  * rendered schema). A turn with one query asks for the prompt schema three times (the assistant before and after
  * ask_database, and the SQL writer; SchemaService keeps a schema's recent selections, so the second and third are
- * look-ups) and for examples once; "per turn" is those four calls in a row. The index builds (once per examples
+ * look-ups; the tables it renders are kept per schema too) and for examples once; "per turn" is those four calls in
+ * a row. The index builds (once per examples
  * revision, once per introspected schema) and their memory are reported apart. Every question's top k is compared
  * with the MiniSearch reference ExampleIndex replaced (ids, order and scores), and every promptSchema answer with a
  * fresh schemaForQuestion, so a faster path cannot pass by selecting differently.
@@ -31,6 +32,7 @@ import type { SchemaTable } from '@aigis/contracts';
 import { TEST_PG_URL } from '@aigis/test-support/env';
 import { APP_CONFIG } from '../src/config/config.module.js';
 import type { AppConfig } from '../src/config/env.schema.js';
+import { renderSchemaMarkdown } from '../src/connections/introspection/schema-markdown.js';
 import { schemaForQuestion } from '../src/connections/introspection/schema-selection.js';
 import { buildRelevanceIndex, words } from '../src/connections/introspection/table-relevance.js';
 import { SchemaService } from '../src/connections/schema.service.js';
@@ -183,7 +185,13 @@ async function main(): Promise<void> {
     started = performance.now();
     let relevanceIndex: ReturnType<typeof buildRelevanceIndex> | null = buildRelevanceIndex(tables);
     const relevanceBuildMs = performance.now() - started;
-    const relevanceIndexMb = heapMb() - before;
+    // A 1–2 MB structure is within the heap's noise: measured over five copies.
+    before = heapMb();
+    const copies = Array.from({ length: 5 }, () => buildRelevanceIndex(tables));
+    const relevanceIndexMb = (heapMb() - before) / copies.length;
+    copies.length = 0;
+    // What SchemaService's renderings kept per schema can reach: each table rendered with and without samples.
+    const renderedMb = (2 * 2 * renderSchemaMarkdown(tables, { dialect: schema.dialect, budgetChars: Number.MAX_SAFE_INTEGER }).markdown.length) / 1024 / 1024;
     // The production path's first calls: they build the same indexes inside the services.
     started = performance.now();
     await context.examples(user.id, connectionId, questions[0]!.text);
@@ -248,8 +256,9 @@ async function main(): Promise<void> {
       `examples: ${stored} stored for the connection in ${storage}: ${verified.length} through ExamplesService.add (verified by running, ${fmt(verifyMs / 1000)} s), ${stored - verified.length} in bulk through the repository in one transaction (not run, ${fmt(bulkMs / 1000)} s); top k = ${k}`,
       '',
       'index builds (once per examples revision / per introspected schema):',
-      `  examples: read ${rows.length} rows ${fmt(listMs)} ms + BM25 index ${fmt(exampleBuildMs)} ms; heap ${fmt(exampleIndexMb)} MB; first KnowledgeContext.examples call (builds it) ${fmt(firstExamplesMs)} ms`,
-      `  tables:   relevance index ${fmt(relevanceBuildMs)} ms; heap ${fmt(relevanceIndexMb)} MB; first promptSchema call (builds it) ${fmt(firstSchemaMs)} ms`,
+      `  examples: read ${rows.length} rows ${fmt(listMs)} ms + BM25 index ${fmt(exampleBuildMs)} ms; heap of rows + index ${fmt(exampleIndexMb)} MB; first KnowledgeContext.examples call (builds it) ${fmt(firstExamplesMs)} ms`,
+      `  tables:   relevance index ${fmt(relevanceBuildMs)} ms; heap ${fmt(relevanceIndexMb)} MB (mean of 5 copies); first promptSchema call (builds it) ${fmt(firstSchemaMs)} ms`,
+      `            rendered tables kept per schema (as questions need them): at most ${fmt(renderedMb)} MB (every table with and without samples, UTF-16)`,
       '',
       `per question (${QUESTIONS} questions, after 50 warm-up):`,
       ...[exampleCalls, exampleTop, schemaCalls, selection, pair, turn].map((s) => `  ${line(s)}`),

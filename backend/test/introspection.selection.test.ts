@@ -79,6 +79,28 @@ describe('tables a question names reach the prompt in full', () => {
     expect(weather).toContain('wetter');
   });
 
+  it('spider_de_all: the tables rendered for earlier questions (kept per schema) give the same prompt as a fresh render', () => {
+    const questions = ['Welche Flugzeuge (aircraft.flugzeug) gibt es?', 'Zeige bike_1.wetter für die wärmsten Tage', 'Wie viele Piloten fliegen Flugzeuge?'];
+    const options = { dialect: 'postgres' as const, budgetChars: BUDGET };
+    const warm = questions.map((q) => schemaForQuestion(spider, q, options).markdown);
+    // A copy of the table list has no kept renderings: everything is rendered anew.
+    const fresh = buildRelevanceIndex([...spider.tables]);
+    for (const [i, q] of questions.entries()) {
+      expect(schemaForQuestion(spider, q, options).markdown, q).toBe(warm[i]);
+      expect(schemaForQuestion(fresh, q, options).markdown, q).toBe(warm[i]);
+    }
+    expect(new Set(warm).size).toBe(3);
+    // A table whose note changed is rendered again with the new note.
+    const flugzeug = spider.tables.find((t) => t.schema === 'aircraft' && t.name === 'flugzeug')!;
+    const withNote = (description: string) =>
+      schemaForQuestion(spider, questions[0]!, { ...options, notes: new Map([[flugzeug, { description, columns: {}, data_quality: [] }]]) }).markdown;
+    expect(withNote('Nur Passagierflugzeuge.')).toContain('Note: Nur Passagierflugzeuge.');
+    const edited = withNote('Auch Frachtflugzeuge.');
+    expect(edited).toContain('Note: Auch Frachtflugzeuge.');
+    expect(edited).not.toContain('Passagierflugzeuge');
+    expect(schemaForQuestion(spider, questions[0]!, options).markdown).toBe(warm[0]);
+  });
+
   const mbCases: [question: string, tables: string[]][] = [
     ['How many recordings does each artist have? Use musicbrainz.recording and musicbrainz.artist_credit_name', ['musicbrainz.recording', 'musicbrainz.artist_credit_name']],
     ['Which releases came out in 1990? (musicbrainz.release, musicbrainz.release_country)', ['musicbrainz.release', 'musicbrainz.release_country']],

@@ -52,8 +52,9 @@ export function renderSelectedSchema(
   options: RenderOptions & { detailShare: number },
 ): { markdown: string; markdown_mode: 'selected'; detailed: SchemaTable[] } {
   const naming = namingFor(options.dialect, tables, options.notes);
+  const memo = renderMemo(tables, options.dialect);
   let out =
-    `${headerLine(options.dialect, tables)}\n` +
+    `${memo.header}\n` +
     'The tables most relevant to this question are given in full below; the others are only listed: call describe_table for one before using it.';
   const detailBudget = Math.floor(options.budgetChars * options.detailShare);
   const detailed: SchemaTable[] = [];
@@ -61,8 +62,13 @@ export function renderSelectedSchema(
     // A table needs a header and a column at least: below that, nothing more fits.
     if (detailBudget - out.length < MIN_TABLE_BLOCK) break;
     const fits = (block: string) => out.length + 2 + block.length <= detailBudget;
-    let block = renderDetailed([table], naming, true);
-    if (!fits(block) && table.sample_rows.length > 0) block = renderDetailed([table], naming, false);
+    // A table's block depends on the table, the naming (fixed per table list and dialect) and its own note.
+    const note = naming.notes.get(table);
+    const noteKey = note ? JSON.stringify(note) : '';
+    let blocks = memo.blocks.get(table);
+    if (!blocks || blocks.noteKey !== noteKey) memo.blocks.set(table, (blocks = { noteKey }));
+    let block = (blocks.full ??= renderDetailed([table], naming, true));
+    if (!fits(block) && table.sample_rows.length > 0) block = blocks.bare ??= renderDetailed([table], naming, false);
     if (!fits(block)) continue;
     out += `\n\n${block}`;
     detailed.push(table);
@@ -71,6 +77,27 @@ export function renderSelectedSchema(
   const rest = tables.filter((t) => !shown.has(t));
   if (rest.length > 0) out = listWithin(`${out}\n\nOther tables (call describe_table for their columns):\n`, rest, naming, options.budgetChars);
   return { markdown: out.trimEnd(), markdown_mode: 'selected', detailed };
+}
+
+/** A table list's header and rendered tables (with and without samples, with the note they were rendered with) for one dialect. */
+interface RenderMemo {
+  header: string;
+  blocks: Map<SchemaTable, { noteKey: string; full?: string; bare?: string }>;
+}
+
+/**
+ * Kept per table list (an introspection result, which is not changed once made) while it lives: a large schema is
+ * selected from for every question, and the candidates that do not fit were rendered only to be dropped. A table
+ * whose note changed is rendered again.
+ */
+const memos = new WeakMap<SchemaTable[], Map<Dialect, RenderMemo>>();
+
+function renderMemo(tables: SchemaTable[], dialect: Dialect): RenderMemo {
+  let byDialect = memos.get(tables);
+  if (!byDialect) memos.set(tables, (byDialect = new Map()));
+  let memo = byDialect.get(dialect);
+  if (!memo) byDialect.set(dialect, (memo = { header: headerLine(dialect, tables), blocks: new Map() }));
+  return memo;
 }
 
 /**

@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionsService } from '../src/connections/connections.service.js';
 import { ApiClient } from './support/api-client.js';
-import { TEST_MYSQL_URL, TEST_PG_URL, sharedPath } from '@aigis/test-support/env';
-import { createMysqlDatabase, createPgDatabase, loadMysqlChinook, loadPgChinook, type MysqlDatabase, type PgDatabase } from './support/fixtures.js';
+import { TEST_PG_URL, sharedPath } from '@aigis/test-support/env';
+import { connectionFields, createMysqlDatabase, createPgDatabase, loadMysqlChinook, loadPgChinook, type MysqlDatabase, type PgDatabase } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const SECRET = 'Sup3r-s3cret-pässwörd';
@@ -57,15 +57,7 @@ describe('connections over HTTP', () => {
     const fromUrl = await alice.post('/api/connections', { name: 'Chinook PG', url: pgUrl() });
     expect(fromUrl.status).toBe(201);
     expect(fromUrl.body).toMatchObject({ name: 'Chinook PG', dialect: 'postgres', database: pgDb.name, has_password: true, is_demo: false });
-    const mysqlUrl = new URL(TEST_MYSQL_URL);
-    const fromFields = await alice.post('/api/connections', {
-      name: 'Chinook MariaDB',
-      dialect: 'mysql',
-      host: mysqlUrl.hostname,
-      port: Number(mysqlUrl.port || 3306),
-      database: myDb.name,
-      user: decodeURIComponent(mysqlUrl.username || 'root'),
-    });
+    const fromFields = await alice.post('/api/connections', { name: 'Chinook MariaDB', ...connectionFields(myDb.target({ password: null })) });
     expect(fromFields.status).toBe(201);
     expect(fromFields.body.has_password).toBe(false);
     const list = await alice.get('/api/connections');

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api-client.js';
-import { TEST_MYSQL_URL, TEST_PG_URL, sharedPath } from '@aigis/test-support/env';
-import { createMysqlDatabase, createPgDatabase, loadMysqlChinook, loadPgChinook, type MysqlDatabase, type PgDatabase } from './support/fixtures.js';
+import { TEST_PG_URL, sharedPath } from '@aigis/test-support/env';
+import { connectionFields, createMysqlDatabase, createPgDatabase, loadMysqlChinook, loadPgChinook, type MysqlDatabase, type PgDatabase } from './support/fixtures.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -79,16 +79,7 @@ describe('connection policy over HTTP', () => {
   });
 
   it('MariaDB: an allowlist lets only its tables through, the connection database being the default schema', async () => {
-    const url = new URL(TEST_MYSQL_URL);
-    const created = await alice.post('/api/connections', {
-      name: 'maria',
-      dialect: 'mysql',
-      host: url.hostname,
-      port: Number(url.port || 3306),
-      database: myDb.name,
-      user: decodeURIComponent(url.username || 'root'),
-      allowed_tables: ['Track', 'Album', 'Album'],
-    });
+    const created = await alice.post('/api/connections', { name: 'maria', ...connectionFields(myDb.target()), allowed_tables: ['Track', 'Album', 'Album'] });
     expect(created.status).toBe(201);
     expect(created.body.allowed_tables).toEqual(['Track', 'Album']);
     const id = created.body.id as string;

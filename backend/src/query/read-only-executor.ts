@@ -99,14 +99,19 @@ export class ReadOnlyExecutor {
         sql_executed: result.sqlExecuted,
       };
     } catch (error) {
-      const code = isAppError(error) ? error.code : 'INTERNAL';
-      await this.record(query, AUDIT_STATUS[code] ?? 'failed', {
-        elapsed: Math.round(performance.now() - started),
-        code,
-        message: error instanceof Error ? error.message : String(error),
-      });
-      throw error;
+      return await this.auditFailure(query, started, error);
     }
+  }
+
+  /** Audits a statement that failed (refused by the guard, in the database, or on a bound), then rethrows its error. */
+  private async auditFailure(query: ReadOnlyQuery, started: number, error: unknown): Promise<never> {
+    const code = isAppError(error) ? error.code : 'INTERNAL';
+    await this.record(query, AUDIT_STATUS[code] ?? 'failed', {
+      elapsed: Math.round(performance.now() - started),
+      code,
+      message: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
   }
 
   /**
@@ -133,13 +138,7 @@ export class ReadOnlyExecutor {
       return { dialect: target.dialect, estimate };
     } catch (error) {
       // The statement failed in the database (as it would have run): audited like a failed execution.
-      const code = isAppError(error) ? error.code : 'INTERNAL';
-      await this.record(query, AUDIT_STATUS[code] ?? 'failed', {
-        elapsed: Math.round(performance.now() - started),
-        code,
-        message: error instanceof Error ? error.message : String(error),
-      });
-      throw error;
+      return await this.auditFailure(query, started, error);
     }
   }
 

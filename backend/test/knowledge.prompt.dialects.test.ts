@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedPath, TEST_MYSQL_URL, TEST_PG_URL } from '@aigis/test-support/env';
+import { sharedPath } from '@aigis/test-support/env';
 import { reply, startFakeOpenAI, type FakeOpenAI, type Responder } from '@aigis/test-support/fake-openai';
 import { ApiClient } from './support/api-client.js';
-import { createMysqlDatabase, createPgDatabase, loadMysqlChinook, loadPgChinook, type MysqlDatabase, type PgDatabase } from './support/fixtures.js';
+import { connectionFields, createMysqlDatabase, createPgDatabase, loadMysqlChinook, loadPgChinook, type MysqlDatabase, type PgDatabase } from './support/fixtures.js';
 import { streamMessage } from './support/sse-client.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -38,11 +38,7 @@ const CASES: DialectCase[] = [
     milliseconds: 'milliseconds',
     employee: 'employee',
     genresSql: 'SELECT g.name AS genre, COUNT(*) AS tracks FROM track t JOIN genre g ON g.genre_id = t.genre_id GROUP BY g.name ORDER BY tracks DESC',
-    connection: () => {
-      const url = new URL(TEST_PG_URL);
-      url.pathname = `/${pgDb.name}`;
-      return { url: url.toString() };
-    },
+    connection: () => connectionFields(pgDb.target()),
   },
   {
     dialect: 'mysql',
@@ -50,10 +46,7 @@ const CASES: DialectCase[] = [
     milliseconds: 'Milliseconds',
     employee: 'Employee',
     genresSql: 'SELECT g.Name AS genre, COUNT(*) AS tracks FROM Track t JOIN Genre g ON g.GenreId = t.GenreId GROUP BY g.Name ORDER BY tracks DESC',
-    connection: () => {
-      const url = new URL(TEST_MYSQL_URL);
-      return { dialect: 'mysql', host: url.hostname, port: Number(url.port || 3306), database: myDb.name, user: decodeURIComponent(url.username || 'root') };
-    },
+    connection: () => connectionFields(myDb.target()),
   },
 ];
 

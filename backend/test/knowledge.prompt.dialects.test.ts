@@ -105,7 +105,7 @@ describe('knowledge in the prompts on every dialect', () => {
       model.reset();
       model.script(responder);
       const answer = await streamMessage(app.url, api.token!, threadId, 'How deep is the catalogue per genre?');
-      const results = answer.events.filter((e) => e.type === 'tool_result').map((e) => (e as { data: { name: string; content: Record<string, unknown> } }).data);
+      const results = answer.events.filter((e) => e.type === 'tool_result').map((e) => (e as unknown as { data: { name: string; content: Record<string, unknown> } }).data);
       return { results, requests: model.completions() };
     }
 

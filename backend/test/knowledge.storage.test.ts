@@ -52,6 +52,8 @@ describe.each(['sqlite', 'postgres'] as const)('knowledge storage (%s)', (storag
           sealed_password: null,
           is_demo: 0,
           allowed_functions: '[]',
+          allowed_tables: '[]',
+          excluded_tables: '[]',
           review: 'never',
           review_max_cost: null,
           review_max_rows: null,

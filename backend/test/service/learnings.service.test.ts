@@ -7,7 +7,8 @@ import { testConfig } from '../fakes/config.js';
 import { FakeConnections } from '../fakes/connections.js';
 import { asReal } from '../fakes/fake.js';
 import { FakeKnowledgeStore } from '../fakes/knowledge-store.js';
-import { FakeQueryAudit } from '../fakes/query.js';
+import { FakeQueryAudit, FakeReadOnlyExecutor } from '../fakes/query.js';
+import { AppError } from '../../src/common/app-error.js';
 
 const WORKING = 'SELECT sum(amount_cents) / 100.0 AS revenue FROM orders';
 /** A learning whose lesson is `lesson` made long enough for the contract (20 characters at least). */
@@ -17,6 +18,7 @@ describe('LearningsService (in memory)', () => {
   let store: FakeKnowledgeStore;
   let audit: FakeQueryAudit;
   let clock: FakeClock;
+  let executor: FakeReadOnlyExecutor;
   let service: LearningsService;
 
   beforeEach(() => {
@@ -28,7 +30,8 @@ describe('LearningsService (in memory)', () => {
     connections.repository.add({ id: 'c-bob', user_id: 'bob' });
     const config = testConfig({ KNOWLEDGE_MAX_LEARNINGS: 2 });
     const knowledge = new KnowledgeService(config, asReal(store), asReal(connections), clock);
-    service = new LearningsService(config, asReal(store), knowledge, asReal(audit), clock);
+    executor = new FakeReadOnlyExecutor();
+    service = new LearningsService(config, asReal(store), knowledge, asReal(audit), clock, asReal(executor));
     audit.ran('alice', 'c-alice', 't1', WORKING);
   });
 
@@ -84,5 +87,20 @@ describe('LearningsService (in memory)', () => {
     await expect(service.update('alice', 'c-alice', one.id, learningPatchSchema.parse({ lesson: 'one (amounts are cents)' }))).resolves.toMatchObject({ id: one.id });
     await expect(service.update('alice', 'c-alice', 'nope', learningPatchSchema.parse({ lesson: 'x (amounts are cents)' }))).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Learning not found' });
     await expect(service.delete('alice', 'c-alice', 'nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('puts an edited working SQL through the guard: a refusal is a 400 naming the field, and nothing changes', async () => {
+    const { learning: one } = await service.record('alice', 'c-alice', 't1', learning('one'));
+    executor.refuse = (sql) => (/drop/i.test(sql) ? new AppError('SQL_REJECTED', 'Only read-only queries are allowed.') : null);
+    await expect(service.update('alice', 'c-alice', one.id, learningPatchSchema.parse({ working_sql: 'DROP TABLE orders' }))).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'working_sql: Only read-only queries are allowed.',
+    });
+    expect(executor.checked.at(-1)).toMatchObject({ userId: 'alice', connectionId: 'c-alice', sql: 'DROP TABLE orders' });
+    expect(store.learnings.rows[0]).toMatchObject({ id: one.id, working_sql: WORKING });
+    // Another user's connection is a 404 before the guard is asked anything.
+    const asked = executor.checked.length;
+    await expect(service.update('bob', 'c-alice', one.id, learningPatchSchema.parse({ working_sql: 'SELECT 1' }))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(executor.checked).toHaveLength(asked);
   });
 });

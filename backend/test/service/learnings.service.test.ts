@@ -102,5 +102,8 @@ describe('LearningsService (in memory)', () => {
     const asked = executor.checked.length;
     await expect(service.update('bob', 'c-alice', one.id, learningPatchSchema.parse({ working_sql: 'SELECT 1' }))).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(executor.checked).toHaveLength(asked);
+    // Other errors of the check (the database is unreachable) are not turned into a validation error.
+    executor.refuse = () => new AppError('CONNECTION_FAILED', 'unreachable');
+    await expect(service.update('alice', 'c-alice', one.id, learningPatchSchema.parse({ working_sql: 'SELECT 2' }))).rejects.toMatchObject({ code: 'CONNECTION_FAILED' });
   });
 });

@@ -9,7 +9,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { toAppError } from './exception.filter.js';
-import { documentErrors } from './common/openapi.js';
+import { documentErrors, documentResponses } from './common/openapi.js';
 import { securityHeaders } from './common/security-headers.js';
 import type { AppConfig } from './config/env.schema.js';
 
@@ -56,7 +56,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.setGlobalPrefix('api');
   if (config.CORS_ORIGIN) app.enableCors({ origin: config.CORS_ORIGIN.split(',').map((s) => s.trim()) });
 
-  const document = documentErrors(
+  const document = documentResponses(documentErrors(
     SwaggerModule.createDocument(
       app,
       new DocumentBuilder()
@@ -66,7 +66,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
         .addBearerAuth()
         .build(),
     ),
-  );
+  ));
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs/openapi.json' });
 
   const dist = frontendDist(config);

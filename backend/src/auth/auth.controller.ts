@@ -1,10 +1,11 @@
+import { loginResponseSchema, registerResponseSchema, registrationInfoSchema, sessionStatusSchema, userSchema } from '@aigis/contracts';
 import { Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { AuthResponse, RegisterResponse, RegistrationInfo, SessionResponse, SessionStatus, User } from '@aigis/contracts';
 import type { Request, Response } from 'express';
 import { AppError } from '../common/app-error.js';
 import { type AuthUser, CurrentUser, Public } from '../common/auth.decorators.js';
-import { ZodBody } from '../common/zod.js';
+import { Returns, ZodBody } from '../common/zod.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { DemoConnectionService } from '../connections/demo-connection.service.js';
@@ -24,6 +25,7 @@ export class AuthController {
 
   /** What the sign-up screen should offer (open, invite-only or closed). */
   @Public()
+  @Returns(registrationInfoSchema)
   @Get('registration')
   registration(): Promise<RegistrationInfo> {
     return this.auth.registrationInfo();
@@ -31,6 +33,7 @@ export class AuthController {
 
   /** 202 whether or not the email already had an account; the client then logs in. */
   @Public()
+  @Returns(registerResponseSchema)
   @Post('register')
   @HttpCode(202)
   async register(@ZodBody(registerSchema) body: RegisterInput, @Req() request: Request): Promise<RegisterResponse> {
@@ -40,6 +43,7 @@ export class AuthController {
   }
 
   @Public()
+  @Returns(loginResponseSchema)
   @Post('login')
   @HttpCode(200)
   async login(
@@ -62,6 +66,7 @@ export class AuthController {
    * cookie is invisible to scripts (a 401 here would be an error in every signed-out console).
    */
   @Public()
+  @Returns(sessionStatusSchema)
   @Get('session')
   async session(@Req() request: Request): Promise<SessionStatus> {
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
@@ -71,6 +76,7 @@ export class AuthController {
   }
 
   @ApiBearerAuth()
+  @Returns(userSchema)
   @Get('me')
   me(@CurrentUser() user: AuthUser): User {
     return this.auth.me(user);

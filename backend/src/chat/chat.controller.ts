@@ -1,9 +1,10 @@
+import { threadConnectionResponseSchema, threadDetailSchema, threadModelResponseSchema, threadStateSchema, threadSummarySchema } from '@aigis/contracts';
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type AuthUser, CurrentUser } from '../common/auth.decorators.js';
-import { ZodBody } from '../common/zod.js';
+import { Returns, ZodBody } from '../common/zod.js';
 import {
   type ConfirmInput,
   confirmSchema,
@@ -33,21 +34,25 @@ export class ChatController {
     private readonly streams: MessageStreamService,
   ) {}
 
+  @Returns(threadSummarySchema)
   @Post()
   create(@CurrentUser() user: AuthUser, @ZodBody(createThreadSchema) body: CreateThreadInput): Promise<ThreadSummary> {
     return this.threads.create(user.id, body);
   }
 
+  @Returns(z.array(threadSummarySchema))
   @Get()
   list(@CurrentUser() user: AuthUser): Promise<ThreadSummary[]> {
     return this.threads.list(user.id);
   }
 
+  @Returns(threadDetailSchema)
   @Get(':thread_id')
   detail(@CurrentUser() user: AuthUser, @Param('thread_id') threadId: string): Promise<ThreadDetail> {
     return this.threads.detail(user.id, threadId);
   }
 
+  @Returns(threadSummarySchema)
   @Patch(':thread_id')
   rename(
     @CurrentUser() user: AuthUser,
@@ -63,11 +68,13 @@ export class ChatController {
     return this.threads.delete(user.id, threadId);
   }
 
+  @Returns(threadModelResponseSchema)
   @Get(':thread_id/model')
   model(@CurrentUser() user: AuthUser, @Param('thread_id') threadId: string): Promise<ThreadModelResponse> {
     return this.threads.model(user.id, threadId);
   }
 
+  @Returns(threadModelResponseSchema)
   @Post(':thread_id/model')
   @HttpCode(200)
   setModel(
@@ -78,6 +85,7 @@ export class ChatController {
     return this.threads.setModel(user.id, threadId, body.name);
   }
 
+  @Returns(threadConnectionResponseSchema)
   @Post(':thread_id/connection')
   @HttpCode(200)
   setConnection(
@@ -88,12 +96,14 @@ export class ChatController {
     return this.threads.setConnection(user.id, threadId, body.connection_id);
   }
 
+  @Returns(threadStateSchema)
   @Get(':thread_id/state')
   state(@CurrentUser() user: AuthUser, @Param('thread_id') threadId: string): Promise<ThreadState> {
     return this.threads.state(user.id, threadId);
   }
 
   /** Streams the answer as text/event-stream (chunk, tool_call, tool_result, end, error). */
+  @Returns(z.string().describe('Server-sent events (contracts stream-events.ts): chunk, tool_call, tool_result, confirm_required, end, error.'), { contentType: 'text/event-stream' })
   @Post(':thread_id/message')
   @ApiProduces('text/event-stream')
   message(
@@ -110,6 +120,7 @@ export class ChatController {
    * Approves (optionally edited SQL) or refuses the query waiting for review, then streams the rest of the turn
    * like /message. Nothing pending: 409 NO_PENDING_REVIEW; an edit the guard refuses: 400 SQL_REJECTED.
    */
+  @Returns(z.string().describe('Server-sent events (contracts stream-events.ts): chunk, tool_call, tool_result, confirm_required, end, error.'), { contentType: 'text/event-stream' })
   @Post(':thread_id/confirm')
   @ApiProduces('text/event-stream')
   confirm(

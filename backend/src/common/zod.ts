@@ -1,5 +1,5 @@
 import { Body, Query, type PipeTransform } from '@nestjs/common';
-import { ApiBody, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiExtension, ApiQuery } from '@nestjs/swagger';
 import { z, type ZodType } from 'zod';
 import { AppError } from './app-error.js';
 
@@ -46,4 +46,17 @@ export function ZodQuery(schema: ZodType): ParameterDecorator {
       ApiQuery({ name, required: json.required?.includes(name) ?? false, schema: property })(target, key, descriptor);
     }
   };
+}
+
+/** Where `Returns` leaves the success body's schema for `documentResponses` (common/openapi.ts) to place. */
+export const SUCCESS_SCHEMA = 'x-success-schema';
+
+/**
+ * Documents the success body: `schema` (a contracts response schema) goes under the route's own 2xx status in the
+ * OpenAPI document. `io: 'input'` for a body that is itself a request body elsewhere (the knowledge file).
+ */
+export function Returns(schema: ZodType, options: { io?: 'input' | 'output'; contentType?: string } = {}): MethodDecorator {
+  const json = z.toJSONSchema(schema, { target: 'openapi-3.0', io: options.io ?? 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  return ApiExtension(SUCCESS_SCHEMA, { contentType: options.contentType ?? 'application/json', schema: json });
 }

@@ -1,3 +1,4 @@
+import { connectionSchema, connectionTestResultSchema, schemaResponseSchema, sqliteFilesResponseSchema } from '@aigis/contracts';
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import {
@@ -9,9 +10,9 @@ import {
   type SqliteFilesResponse,
   type UpdateConnectionInput,
 } from '@aigis/contracts';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type AuthUser, CurrentUser } from '../common/auth.decorators.js';
-import { ZodBody, ZodQuery } from '../common/zod.js';
+import { Returns, ZodBody, ZodQuery } from '../common/zod.js';
 import { createConnectionBody, updateConnectionBody } from './connection-input.js';
 import { ConnectionsService } from './connections.service.js';
 import { SchemaService } from './schema.service.js';
@@ -25,27 +26,32 @@ export class ConnectionsController {
     private readonly schemas: SchemaService,
   ) {}
 
+  @Returns(z.array(connectionSchema))
   @Get()
   list(@CurrentUser() user: AuthUser): Promise<Connection[]> {
     return this.connections.list(user.id);
   }
 
+  @Returns(connectionSchema)
   @Post()
   create(@CurrentUser() user: AuthUser, @ZodBody(createConnectionBody) body: CreateConnectionInput): Promise<Connection> {
     return this.connections.create(user.id, body);
   }
 
   /** SQLite files this user may point a connection at (relative to SQLITE_ROOT). */
+  @Returns(sqliteFilesResponseSchema)
   @Get('sqlite-files')
   sqliteFiles(@CurrentUser() user: AuthUser): Promise<SqliteFilesResponse> {
     return this.connections.sqliteFiles(user.id);
   }
 
+  @Returns(connectionSchema)
   @Get(':id')
   get(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<Connection> {
     return this.connections.get(user.id, id);
   }
 
+  @Returns(connectionSchema)
   @Patch(':id')
   update(@CurrentUser() user: AuthUser, @Param('id') id: string, @ZodBody(updateConnectionBody) body: UpdateConnectionInput): Promise<Connection> {
     return this.connections.update(user.id, id, body);
@@ -57,12 +63,14 @@ export class ConnectionsController {
     return this.connections.delete(user.id, id);
   }
 
+  @Returns(connectionTestResultSchema)
   @Post(':id/test')
   @HttpCode(200)
   test(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<ConnectionTestResult> {
     return this.connections.test(user.id, id);
   }
 
+  @Returns(schemaResponseSchema)
   @Get(':id/schema')
   schema(
     @CurrentUser() user: AuthUser,

@@ -1,3 +1,4 @@
+import { connectionKnowledgeSchema, exampleQuerySchema, exampleSearchResultSchema, glossaryEntryResponseSchema, knowledgeImportResultSchema, knowledgeInstructionsSchema, learningResponseSchema, tableNoteResponseSchema } from '@aigis/contracts';
 import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Put, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import type {
@@ -14,7 +15,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { type AuthUser, CurrentUser } from '../common/auth.decorators.js';
 import { abortSignalFor } from '../common/request-abort.js';
-import { ZodBody, ZodQuery } from '../common/zod.js';
+import { Returns, ZodBody, ZodQuery } from '../common/zod.js';
 import { ExamplesService } from './examples.service.js';
 import { KnowledgeTransferService } from './knowledge-transfer.service.js';
 import { KnowledgeService } from './knowledge.service.js';
@@ -34,6 +35,9 @@ import {
 } from '@aigis/contracts';
 import { LearningsService } from './learnings.service.js';
 import { ExampleRetrieval } from './retrieval/example-retrieval.service.js';
+
+/** The knowledge file as documented (the import reads it with the configured limits). */
+const KNOWLEDGE_FILE = knowledgeFileSchema({ glossary: 500, tables: 2000, examples: 10_000, learnings: 1000 });
 
 const searchQuerySchema = z
   .object({
@@ -55,31 +59,37 @@ export class KnowledgeController {
     private readonly retrieval: ExampleRetrieval,
   ) {}
 
+  @Returns(connectionKnowledgeSchema)
   @Get()
   overview(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<ConnectionKnowledge> {
     return this.knowledge.overview(user.id, id);
   }
 
+  @Returns(knowledgeInstructionsSchema)
   @Get('instructions')
   instructions(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<KnowledgeInstructions> {
     return this.knowledge.instructions(user.id, id);
   }
 
+  @Returns(knowledgeInstructionsSchema)
   @Put('instructions')
   setInstructions(@CurrentUser() user: AuthUser, @Param('id') id: string, @ZodBody(instructionsSchema) body: InstructionsInput): Promise<KnowledgeInstructions> {
     return this.knowledge.setInstructions(user.id, id, body.text);
   }
 
+  @Returns(z.array(glossaryEntryResponseSchema))
   @Get('glossary')
   glossary(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<GlossaryEntry[]> {
     return this.knowledge.glossary(user.id, id);
   }
 
+  @Returns(glossaryEntryResponseSchema)
   @Post('glossary')
   addTerm(@CurrentUser() user: AuthUser, @Param('id') id: string, @ZodBody(glossaryEntrySchema) body: GlossaryInput): Promise<GlossaryEntry> {
     return this.knowledge.addTerm(user.id, id, body);
   }
 
+  @Returns(glossaryEntryResponseSchema)
   @Put('glossary/:entry_id')
   updateTerm(
     @CurrentUser() user: AuthUser,
@@ -96,12 +106,14 @@ export class KnowledgeController {
     return this.knowledge.deleteTerm(user.id, id, entryId);
   }
 
+  @Returns(z.array(tableNoteResponseSchema))
   @Get('tables')
   tables(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<TableNote[]> {
     return this.knowledge.tables(user.id, id);
   }
 
   /** Creates or replaces the note of the table named in the body. */
+  @Returns(tableNoteResponseSchema)
   @Put('tables')
   putTable(@CurrentUser() user: AuthUser, @Param('id') id: string, @ZodBody(tableNoteSchema) body: TableNoteParsed): Promise<TableNote> {
     return this.knowledge.putTable(user.id, id, body);
@@ -113,12 +125,14 @@ export class KnowledgeController {
     return this.knowledge.deleteTable(user.id, id, noteId);
   }
 
+  @Returns(z.array(exampleQuerySchema))
   @Get('examples')
   listExamples(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<ExampleQuery[]> {
     return this.examples.list(user.id, id);
   }
 
   /** The examples the SQL writer would get for a question (BM25), best first. */
+  @Returns(z.array(exampleSearchResultSchema))
   @Get('examples/search')
   async searchExamples(
     @CurrentUser() user: AuthUser,
@@ -130,11 +144,13 @@ export class KnowledgeController {
   }
 
   /** Verified by running it (guard + read-only executor) before it is kept. */
+  @Returns(exampleQuerySchema)
   @Post('examples')
   addExample(@CurrentUser() user: AuthUser, @Param('id') id: string, @ZodBody(exampleSchema) body: ExampleInput, @Req() request: Request): Promise<ExampleQuery> {
     return this.examples.add(user.id, id, body, { source: 'manual', signal: abortSignalFor(request) });
   }
 
+  @Returns(exampleQuerySchema)
   @Put('examples/:example_id')
   updateExample(
     @CurrentUser() user: AuthUser,
@@ -152,11 +168,13 @@ export class KnowledgeController {
     return this.examples.delete(user.id, id, exampleId);
   }
 
+  @Returns(z.array(learningResponseSchema))
   @Get('learnings')
   listLearnings(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<Learning[]> {
     return this.learnings.list(user.id, id);
   }
 
+  @Returns(learningResponseSchema)
   @Patch('learnings/:learning_id')
   updateLearning(
     @CurrentUser() user: AuthUser,
@@ -173,6 +191,7 @@ export class KnowledgeController {
     return this.learnings.delete(user.id, id, learningId);
   }
 
+  @Returns(KNOWLEDGE_FILE, { io: 'input' })
   @Get('export')
   @Header('Content-Disposition', 'attachment; filename="knowledge.json"')
   export(@CurrentUser() user: AuthUser, @Param('id') id: string): Promise<KnowledgeFile> {
@@ -180,9 +199,10 @@ export class KnowledgeController {
   }
 
   /** `?mode=merge` (default) keeps this connection's knowledge and adds the file's; `?mode=replace` replaces it. */
+  @Returns(knowledgeImportResultSchema)
   @Post('import')
   @HttpCode(200)
-  @ApiBody({ schema: z.toJSONSchema(knowledgeFileSchema({ glossary: 500, tables: 2000, examples: 10_000, learnings: 1000 }), { target: 'openapi-3.0', io: 'input' }) as object })
+  @ApiBody({ schema: z.toJSONSchema(KNOWLEDGE_FILE, { target: 'openapi-3.0', io: 'input' }) as object })
   import(
     @CurrentUser() user: AuthUser,
     @Param('id') id: string,

@@ -1,5 +1,8 @@
+import { z } from 'zod';
+import { modelInfoSchema, providerSetupSchema } from '@aigis/contracts';
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { Returns } from '../common/zod.js';
 import type { ModelInfo, ModelScore, ProviderSetup } from '@aigis/contracts';
 import { ModelRegistry } from './model-registry.js';
 import { ModelScoresRepository, type ModelScoreRow } from '../storage/repositories/model-scores.repository.js';
@@ -14,6 +17,7 @@ export class ModelsController {
   ) {}
 
   /** Every model with its availability now (answered from cache; probes refresh in the background) and its last accuracy score. */
+  @Returns(z.array(modelInfoSchema))
   @Get()
   async list(): Promise<ModelInfo[]> {
     const latest = await this.scores.latestPerModel();
@@ -21,6 +25,7 @@ export class ModelsController {
   }
 
   /** Which environment variable enables which provider. */
+  @Returns(z.array(providerSetupSchema))
   @Get('providers')
   providers(): ProviderSetup[] {
     return this.registry.providers();

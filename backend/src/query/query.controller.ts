@@ -1,3 +1,4 @@
+import { queryResponseSchema } from '@aigis/contracts';
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { type QueryResponse, querySchema } from '@aigis/contracts';
@@ -5,7 +6,7 @@ import type { Request } from 'express';
 import type { z } from 'zod';
 import { type AuthUser, CurrentUser } from '../common/auth.decorators.js';
 import { abortSignalFor } from '../common/request-abort.js';
-import { ZodBody } from '../common/zod.js';
+import { Returns, ZodBody } from '../common/zod.js';
 import { ReadOnlyExecutor } from './read-only-executor.js';
 
 /** POST /api/connections/:id/query: one statement through the read-only executor. */
@@ -15,6 +16,7 @@ import { ReadOnlyExecutor } from './read-only-executor.js';
 export class QueryController {
   constructor(private readonly executor: ReadOnlyExecutor) {}
 
+  @Returns(queryResponseSchema)
   @Post(':id/query')
   @HttpCode(200)
   query(

@@ -6,6 +6,7 @@ import { APP_CONFIG } from '../config/config.module.js';
 import type { AppConfig } from '../config/env.schema.js';
 import { ParserSqlGuard } from '../sql-guard/parser-sql-guard.js';
 import type { TablePolicy } from '../sql-guard/table-policy.js';
+import { excludeParentsReadingHidden, type InheritanceEdge } from '../sql-guard/inheritance-policy.js';
 import { excludeViewsReadingExcluded, type ViewDefinition } from '../sql-guard/view-policy.js';
 import { ConnectionsService } from './connections.service.js';
 import type { ConnectionTarget, DialectAdapter } from './dialects/dialect-adapter.js';
@@ -21,6 +22,20 @@ const VIEWS_SQL: Record<Dialect, string> = {
   sqlite: `SELECT 'main' AS "schema", name AS "name", sql AS "definition" FROM sqlite_master WHERE type = 'view'`,
 };
 
+/**
+ * Our own catalog query (fixed text): every PostgreSQL partition and inheritance child with its direct parent
+ * (indexes' partitions left out). Partitions of partitions are followed in excludeParentsReadingHidden.
+ */
+const INHERITANCE_SQL = `SELECT pn.nspname AS "parentSchema", p.relname AS "parentName", cn.nspname AS "childSchema", c.relname AS "childName"
+  FROM pg_catalog.pg_inherits i
+  JOIN pg_catalog.pg_class p ON p.oid = i.inhparent JOIN pg_catalog.pg_namespace pn ON pn.oid = p.relnamespace
+  JOIN pg_catalog.pg_class c ON c.oid = i.inhrelid JOIN pg_catalog.pg_namespace cn ON cn.oid = c.relnamespace
+  WHERE p.relkind NOT IN ('i', 'I') AND pn.nspname !~ '^pg_' AND pn.nspname <> 'information_schema'
+    AND cn.nspname !~ '^pg_' AND cn.nspname <> 'information_schema'`;
+/** More partitions and children than this: refused rather than half checked. */
+const MAX_INHERITANCE_EDGES = 100_000;
+const INHERITANCE_MAX_BYTES = 64 * 1024 * 1024;
+
 /** More views than this on one connection with exclusions: refused rather than half checked. */
 const MAX_VIEWS = 10_000;
 /** A definition longer than the guard parses is cut by the budget, does not parse, and excludes its view. */
@@ -35,9 +50,10 @@ interface Lookup {
 }
 
 /**
- * The table policy as the guard and introspection must apply it: the owner's exclusions, plus every view that
- * reads an excluded table (`secrets_view` over an excluded `secrets` would show its rows under another name).
- * The views are read from the database's catalog and kept per connection for SCHEMA_CACHE_TTL_S, like the schema;
+ * The table policy as the guard and introspection must apply it: the owner's exclusions, plus every PostgreSQL
+ * parent whose partitions or inheritance children include a hidden table (excluded, or outside an allowlist:
+ * `SELECT * FROM events` reads the excluded `events_secret`), plus every view that reads an excluded table
+ * (`secrets_view` over an excluded `secrets` would show its rows under another name). They are read from the database's catalog and kept per connection for SCHEMA_CACHE_TTL_S, like the schema;
  * a change of the connection (its policy or functions) drops the entry.
  */
 @Injectable()
@@ -60,10 +76,14 @@ export class ViewPolicy {
     });
   }
 
-  /** The connection's policy with the views that read excluded tables excluded too; as stored when nothing is excluded. */
+  /**
+   * The connection's policy with the parents of hidden tables and the views that read excluded tables excluded too;
+   * as stored when nothing is excluded (and, on PostgreSQL, nothing is listed either).
+   */
   async effective(adapter: DialectAdapter, target: ConnectionTarget, signal?: AbortSignal): Promise<TablePolicy | undefined> {
     const policy = target.tablePolicy;
-    if (!policy || policy.excluded.length === 0) return policy;
+    const allowlist = target.dialect === 'postgres' && (policy?.allowed.length ?? 0) > 0;
+    if (!policy || (policy.excluded.length === 0 && !allowlist)) return policy;
     // Keyed by what decides the answer too, so another process's change is never answered from an old entry.
     const key = `${target.id}\u0000${JSON.stringify([policy, target.allowedFunctions ?? [], target.database ?? null])}`;
     const effective = await this.cache.fetch(key, { context: { adapter, target, signal } });
@@ -71,7 +91,33 @@ export class ViewPolicy {
     return effective;
   }
 
-  private async compute({ adapter, target, signal }: Lookup): Promise<TablePolicy> {
+  private async compute(lookup: Lookup): Promise<TablePolicy> {
+    // Parents first: a view over a parent that reads an excluded partition is then excluded with it.
+    const policy = lookup.target.dialect === 'postgres' ? await this.withParents(lookup) : lookup.target.tablePolicy!;
+    return policy.excluded.length === 0 ? policy : this.withViews(lookup, policy);
+  }
+
+  private async withParents({ adapter, target, signal }: Lookup): Promise<TablePolicy> {
+    const result = await adapter.executeReadOnly(INHERITANCE_SQL, {
+      maxRows: MAX_INHERITANCE_EDGES,
+      timeoutMs: this.connections.executionLimits(target).timeoutMs,
+      signal,
+      appendLimit: true,
+      budgets: { cellMaxBytes: 1024, resultMaxBytes: INHERITANCE_MAX_BYTES },
+    });
+    if (result.truncated) {
+      throw new AppError('SQL_REJECTED', `SQL rejected: this database's partitions and inheritance children (more than ${MAX_INHERITANCE_EDGES.toLocaleString('en')}) cannot all be checked against the connection's table policy`);
+    }
+    const edges: InheritanceEdge[] = result.rows.map((row) => ({
+      parentSchema: String(row.parentSchema),
+      parentName: String(row.parentName),
+      childSchema: String(row.childSchema),
+      childName: String(row.childName),
+    }));
+    return excludeParentsReadingHidden(edges, target.tablePolicy!);
+  }
+
+  private async withViews({ adapter, target, signal }: Lookup, policy: TablePolicy): Promise<TablePolicy> {
     const result = await adapter.executeReadOnly(VIEWS_SQL[target.dialect], {
       maxRows: MAX_VIEWS,
       timeoutMs: this.connections.executionLimits(target).timeoutMs,
@@ -87,6 +133,6 @@ export class ViewPolicy {
       name: String(row.name),
       definition: typeof row.definition === 'string' && row.definition.trim() !== '' ? row.definition : null,
     }));
-    return excludeViewsReadingExcluded(this.guard, target.dialect, views, target.tablePolicy!, { allowedFunctions: target.allowedFunctions });
+    return excludeViewsReadingExcluded(this.guard, target.dialect, views, policy, { allowedFunctions: target.allowedFunctions });
   }
 }

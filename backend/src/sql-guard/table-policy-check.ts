@@ -38,7 +38,8 @@ export function postgresPolicyViolation(body: Record<string, unknown>, policy: C
   const names = postgresNames(body);
   for (const relation of names.relations) {
     const { cte, ...ref } = relation;
-    if (excludedBy(policy, ref)) return policyReasons.excluded(shownRef(ref));
+    const excluded = excludedBy(policy, ref);
+    if (excluded) return policyReasons.excluded(shownRef(ref), excluded.because);
     if (cte) continue;
     const catalog = ref.schema !== undefined ? POSTGRES_CATALOG_SCHEMAS.has(ref.schema.toLowerCase()) : ref.name.toLowerCase().startsWith('pg_');
     if (catalog) return policyReasons.catalog(shownRef(ref));
@@ -88,7 +89,7 @@ function identifierViolation(sql: string, stmt: readonly Token[], policy: Compil
         // Shown as written (the comparison above is case-insensitive).
         const shown = rawName(sql, token) ?? name;
         const shownQualifier = qualified ? (rawName(sql, stmt[i - 2]) ?? qualifier) : undefined;
-        return policyReasons.excluded(shownQualifier === undefined ? shown : `${shownQualifier}.${shown}`);
+        return policyReasons.excluded(shownQualifier === undefined ? shown : `${shownQualifier}.${shown}`, entry.because);
       }
     }
   }
@@ -103,7 +104,8 @@ export function tokenPolicyViolation(sql: string, stmt: readonly Token[], dialec
   if ('unreadable' in tables) return policyReasons.unreadable(tables.unreadable);
   for (const relation of tables.relations) {
     const { cte, at: _at, ...ref } = relation;
-    if (excludedBy(policy, ref)) return policyReasons.excluded(shownRef(ref));
+    const excluded = excludedBy(policy, ref);
+    if (excluded) return policyReasons.excluded(shownRef(ref), excluded.because);
     if (cte) continue;
     if (dialect === 'mysql') {
       const schema = (ref.schema ?? policy.defaultSchema)?.toLowerCase();

@@ -9,10 +9,12 @@ import { type Dialect, parseTableEntry, type TableEntry } from '@aigis/contracts
 export interface TablePolicy {
   allowed: readonly string[];
   excluded: readonly string[];
+  /** Why an excluded entry the owner did not write is excluded (a parent that reads an excluded partition), by entry. */
+  reasons?: Readonly<Record<string, string>>;
 }
 
-/** One parsed entry; `name` is undefined for `schema.*`. */
-export type PolicyEntry = TableEntry;
+/** One parsed entry; `name` is undefined for `schema.*`; `because` says why a derived exclusion is one. */
+export type PolicyEntry = TableEntry & { because?: string };
 
 /** A relation a query reads, as written: unqualified when `schema` is undefined. */
 export interface TableRef {
@@ -32,7 +34,13 @@ export interface CompiledPolicy {
 export function compilePolicy(dialect: Dialect, policy: TablePolicy | undefined, defaultSchema?: string | null): CompiledPolicy | undefined {
   if (!policy || (policy.allowed.length === 0 && policy.excluded.length === 0)) return undefined;
   const parse = (entries: readonly string[]) =>
-    entries.map(parseTableEntry).filter((entry): entry is PolicyEntry => !('problem' in entry));
+    entries
+      .map((text): PolicyEntry | { problem: string } => {
+        const entry = parseTableEntry(text);
+        const because = policy.reasons?.[text];
+        return 'problem' in entry || because === undefined ? entry : { ...entry, because };
+      })
+      .filter((entry): entry is PolicyEntry => !('problem' in entry));
   const fallback = dialect === 'postgres' ? 'public' : dialect === 'sqlite' ? 'main' : undefined;
   // A stored list that no longer parses must not widen access: an allowlist of nothing allows nothing.
   const allowed = parse(policy.allowed);
@@ -80,7 +88,8 @@ export function shownRef(ref: TableRef): string {
 
 /** Why `ref` may not be read under the policy, or undefined. */
 export function refRefusal(policy: CompiledPolicy, ref: TableRef): string | undefined {
-  if (excludedBy(policy, ref)) return policyReasons.excluded(shownRef(ref));
+  const excluded = excludedBy(policy, ref);
+  if (excluded) return policyReasons.excluded(shownRef(ref), excluded.because);
   if (!allowedBy(policy, ref)) return policyReasons.notAllowed(shownRef(ref));
   return undefined;
 }
@@ -93,7 +102,8 @@ export function tableVisible(policy: CompiledPolicy | undefined, schema: string 
 }
 
 export const policyReasons = {
-  excluded: (name: string) => `table ${name} is excluded on this connection (its owner's table policy)`,
+  excluded: (name: string, because?: string) =>
+    `table ${name} is excluded on this connection (its owner's table policy)${because === undefined ? '' : `: ${because}`}`,
   notAllowed: (name: string) => `table ${name} is not among this connection's allowed tables (its owner's table policy)`,
   catalog: (name: string) =>
     `${name} is a system catalog: not readable on a connection with a table policy (it would show the tables the policy hides)`,

@@ -11,7 +11,7 @@ export interface ViewDefinition {
 }
 
 /** A policy entry naming exactly `schema.name`, each part quoted (a part may hold a dot or a quote). */
-function entryFor(view: ViewDefinition): string {
+export function entryFor(view: Pick<ViewDefinition, 'schema' | 'name'>): string {
   const quote = (part: string) => `"${part.replace(/"/g, '""')}"`;
   return view.schema === null ? quote(view.name) : `${quote(view.schema)}.${quote(view.name)}`;
 }
@@ -64,5 +64,5 @@ export async function excludeViewsReadingExcluded(
     }
     pending = clean;
   }
-  return { allowed: policy.allowed, excluded };
+  return { ...policy, excluded };
 }
